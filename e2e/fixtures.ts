@@ -1,0 +1,33 @@
+import { test as base, expect, type Page } from '@playwright/test';
+import { startConsole, type RunningConsole } from './console-host';
+
+export interface ConsoleFixtures {
+  /** Options for the console under test; override per file with `test.use({ consoleOptions: {...} })`. */
+  consoleOptions: Parameters<typeof startConsole>[0];
+  /** A running browser host (fresh user-data folder, demo workspace unless `consoleOptions.project`). */
+  consoleHost: RunningConsole;
+  /** A page already signed in through the launch URL and showing the shell. */
+  consolePage: Page;
+}
+
+export const test = base.extend<ConsoleFixtures>({
+  consoleOptions: [{}, { option: true }],
+  consoleHost: async ({ consoleOptions }, use) => {
+    const running = await startConsole(consoleOptions);
+    await use(running);
+    await running.stop();
+  },
+  consolePage: async ({ page, consoleHost }, use) => {
+    const problems: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(message.text());
+    });
+    page.on('pageerror', (error) => problems.push(error.message));
+    await page.goto(consoleHost.launchUrl);
+    await expect(page.getByTestId('status-project')).toBeVisible();
+    await use(page);
+    expect(problems.filter((p) => /Content Security Policy|Refused to/i.test(p)), 'no CSP violations').toEqual([]);
+  },
+});
+
+export { expect };

@@ -1,0 +1,49 @@
+import fs from 'node:fs';
+import { createConsoleCore } from '../core/console-core';
+import { startHttpHost } from '../hosts/http-host';
+import { builtRendererDir, packageVersion, parseWorkspaceCommand, toWorkspaceArgs } from './workspace-args';
+
+/** `swarm-console serve`: the console over loopback HTTP, until SIGINT/SIGTERM. */
+export async function run(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseWorkspaceCommand(argv, { port: { type: 'string' } });
+  } catch (error) {
+    console.error(`swarm-console serve: ${(error as Error).message}`);
+    return 2;
+  }
+  const args = toWorkspaceArgs(parsed.values);
+  const port = Number(parsed.values.port ?? 0);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`swarm-console serve: --port must be a number from 0 to 65535`);
+    return 2;
+  }
+  const rendererDir = builtRendererDir();
+  if (!fs.existsSync(`${rendererDir}/index.html`)) {
+    console.error('swarm-console serve: the renderer is not built yet; run `npm run build` first.');
+    return 1;
+  }
+  return serve({ ...args, port, rendererDir });
+}
+
+export async function serve(options: { project: string | null; hive: string | undefined; userDataDir: string; port: number; rendererDir: string }): Promise<number> {
+  let core;
+  try {
+    core = await createConsoleCore({ userDataDir: options.userDataDir, host: 'browser', version: packageVersion() }, { project: options.project, hive: options.hive });
+  } catch (error) {
+    console.error(`swarm-console serve: ${(error as Error).message}`);
+    return 1;
+  }
+  const host = await startHttpHost({ dispatcher: core.dispatcher, rendererDir: options.rendererDir, port: options.port });
+  const workspace = core.context.workspaces.current.paths;
+  console.log(`Swarm Knowledge Console (browser host) — project ${workspace.projectDir}${workspace.isDemo ? ' (demo)' : ''}, hive ${workspace.hiveDir}`);
+  console.log(`Open: ${host.launchUrl}`);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await host.close();
+  await core.dispose();
+  return 0;
+}

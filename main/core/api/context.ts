@@ -1,0 +1,15 @@
+import type { WorkspaceManager } from '../workspace/workspace-manager';
+
+export interface CoreOptions {
+  userDataDir: string;
+  host: 'electron' | 'browser';
+  version: string;
+}
+
+/** What every area's handlers may use. Handlers hold no state of their own beyond this. */
+export interface CoreContext {
+  readonly options: CoreOptions;
+  readonly workspaces: WorkspaceManager;
+  /** Disposers run when the core shuts down (global services such as OpenCode connections). */
+  onDispose(dispose: () => void | Promise<void>): void;
+}

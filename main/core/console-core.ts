@@ -1,0 +1,40 @@
+import { createDispatcher, type Dispatcher, type Handlers } from './api/dispatcher';
+import type { CoreContext, CoreOptions } from './api/context';
+import { createWorkspaceHandlers } from './api/workspace-handlers';
+import { createStoreHandlers } from './api/store-handlers';
+import { createKnowledgeHandlers } from './api/knowledge-handlers';
+import { createReceiptHandlers } from './api/receipt-handlers';
+import { createLiveHandlers } from './api/live-handlers';
+import { WorkspaceManager, type OpenRequest } from './workspace/workspace-manager';
+
+export interface ConsoleCore {
+  readonly dispatcher: Dispatcher;
+  readonly context: CoreContext;
+  dispose(): Promise<void>;
+}
+
+/**
+ * The headless core: plain Node, no Electron. Both hosts (Electron IPC and the loopback HTTP
+ * server) wrap the same dispatcher built here.
+ */
+export async function createConsoleCore(options: CoreOptions, initial: OpenRequest): Promise<ConsoleCore> {
+  const disposers: (() => void | Promise<void>)[] = [];
+  const workspaces = new WorkspaceManager(options.userDataDir);
+  const context: CoreContext = { options, workspaces, onDispose: (d) => disposers.push(d) };
+  const handlers: Handlers = {
+    ...createWorkspaceHandlers(context),
+    ...createStoreHandlers(context),
+    ...createKnowledgeHandlers(context),
+    ...createReceiptHandlers(context),
+    ...createLiveHandlers(context),
+  };
+  await workspaces.open(initial);
+  return {
+    dispatcher: createDispatcher(handlers),
+    context,
+    async dispose() {
+      for (const dispose of disposers.reverse()) await dispose();
+      await workspaces.close();
+    },
+  };
+}

@@ -1,0 +1,95 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { ConsoleError } from '../../../shared/contract';
+import { ensureDemoWorkspace } from '../demo/ensure-demo';
+import { resolvePluginDataDir, type PlatformEnv, currentPlatformEnv } from '../paths/platform-data-dir';
+import { resolveWorkspacePaths, Workspace } from './workspace';
+
+export interface OpenRequest {
+  /** null: the demo workspace. */
+  project: string | null;
+  hive?: string | undefined;
+}
+
+interface RecentProject {
+  path: string;
+  name: string;
+  isDemo: boolean;
+}
+
+const MAX_RECENT = 12;
+
+/** Owns the one open workspace and the list of recent ones (the console's own state, never a store). */
+export class WorkspaceManager {
+  private currentWorkspace: Workspace | null = null;
+  private readonly listeners = new Set<(workspace: Workspace) => void>();
+  private readonly recentFile: string;
+
+  constructor(
+    readonly userDataDir: string,
+    private readonly platformEnv: PlatformEnv = currentPlatformEnv(),
+  ) {
+    fs.mkdirSync(userDataDir, { recursive: true });
+    this.recentFile = path.join(userDataDir, 'recent-projects.json');
+  }
+
+  get current(): Workspace {
+    if (!this.currentWorkspace) throw new ConsoleError('unavailable', 'No workspace is open');
+    return this.currentWorkspace;
+  }
+
+  onOpened(listener: (workspace: Workspace) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async open(request: OpenRequest): Promise<Workspace> {
+    const isDemo = request.project === null;
+    let projectDir: string;
+    let hiveDir: string;
+    let hiveSource: 'flag' | 'env' | 'demo';
+    if (isDemo) {
+      const demo = ensureDemoWorkspace(this.userDataDir);
+      projectDir = demo.projectDir;
+      hiveDir = request.hive ?? demo.hiveDir;
+      hiveSource = request.hive ? 'flag' : 'demo';
+    } else {
+      projectDir = path.resolve(request.project as string);
+      const stat = fs.statSync(projectDir, { throwIfNoEntry: false });
+      if (!stat) throw new ConsoleError('not_found', `Project folder does not exist: ${projectDir}`);
+      if (!stat.isDirectory()) throw new ConsoleError('invalid_input', `Project path is not a folder: ${projectDir}`);
+      hiveDir = request.hive ? path.resolve(request.hive) : resolvePluginDataDir(this.platformEnv);
+      hiveSource = request.hive ? 'flag' : 'env';
+    }
+    const paths = resolveWorkspacePaths(projectDir, hiveDir, hiveSource, isDemo);
+    const next = new Workspace(paths, Workspace.cacheDirFor(this.userDataDir, paths));
+    const previous = this.currentWorkspace;
+    this.currentWorkspace = next;
+    await previous?.dispose();
+    this.remember({ path: paths.projectDir, name: path.basename(paths.projectDir), isDemo });
+    for (const listener of this.listeners) listener(next);
+    return next;
+  }
+
+  recentProjects(): RecentProject[] {
+    try {
+      const parsed = JSON.parse(fs.readFileSync(this.recentFile, 'utf8'));
+      return Array.isArray(parsed) ? parsed.filter((p) => typeof p?.path === 'string').slice(0, MAX_RECENT) : [];
+    } catch {
+      return [];
+    }
+  }
+
+  private remember(project: RecentProject): void {
+    const list = [project, ...this.recentProjects().filter((p) => p.path !== project.path)].slice(0, MAX_RECENT);
+    const temp = `${this.recentFile}.tmp.${process.pid}`;
+    fs.writeFileSync(temp, JSON.stringify(list, null, 2) + '\n');
+    fs.renameSync(temp, this.recentFile);
+  }
+
+  async close(): Promise<void> {
+    const previous = this.currentWorkspace;
+    this.currentWorkspace = null;
+    await previous?.dispose();
+  }
+}

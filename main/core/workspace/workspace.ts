@@ -1,0 +1,73 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { resolveLink, type LinkResolution } from '../paths/link';
+
+export interface WorkspacePaths {
+  /** The worktree root (holds `.swarm/`). */
+  projectDir: string;
+  swarmDir: string;
+  /** The plugin's `<dataDir>`: hive store, hive events, `links/`. */
+  hiveDir: string;
+  hiveSource: 'flag' | 'env' | 'demo';
+  /** Where the knowledge family lives: the link dir when linked, else `swarmDir`. */
+  knowledgeDir: string;
+  link: LinkResolution;
+  isDemo: boolean;
+}
+
+export function resolveWorkspacePaths(projectDir: string, hiveDir: string, hiveSource: WorkspacePaths['hiveSource'], isDemo: boolean): WorkspacePaths {
+  const absoluteProject = path.resolve(projectDir);
+  const absoluteHive = path.resolve(hiveDir);
+  const link = resolveLink(absoluteProject, absoluteHive);
+  const swarmDir = path.join(absoluteProject, '.swarm');
+  return {
+    projectDir: absoluteProject,
+    swarmDir,
+    hiveDir: absoluteHive,
+    hiveSource,
+    knowledgeDir: link.dir ?? swarmDir,
+    link,
+    isDemo,
+  };
+}
+
+/**
+ * One opened project plus its hive. Areas attach their per-workspace services (index,
+ * watchers, receipt verifier…) with `service()`; all of them are disposed together when
+ * another workspace is opened.
+ */
+export class Workspace {
+  private readonly services = new Map<string, { value: unknown; dispose?: () => void | Promise<void> }>();
+  private disposed = false;
+
+  constructor(
+    readonly paths: WorkspacePaths,
+    /** A private folder for this workspace's caches (e.g. the SQLite index). Deleting it loses nothing. */
+    readonly cacheDir: string,
+  ) {}
+
+  static cacheDirFor(userDataDir: string, paths: WorkspacePaths): string {
+    const key = crypto.createHash('sha256').update(`${paths.projectDir}\n${paths.hiveDir}`).digest('hex').slice(0, 16);
+    const dir = path.join(userDataDir, 'workspaces', key);
+    fs.mkdirSync(dir, { recursive: true });
+    return dir;
+  }
+
+  service<T>(key: string, create: () => { value: T; dispose?: () => void | Promise<void> }): T {
+    if (this.disposed) throw new Error(`workspace ${this.paths.projectDir} is closed`);
+    let entry = this.services.get(key);
+    if (!entry) {
+      entry = create();
+      this.services.set(key, entry);
+    }
+    return entry.value as T;
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    const entries = [...this.services.values()].reverse();
+    this.services.clear();
+    for (const entry of entries) await entry.dispose?.();
+  }
+}

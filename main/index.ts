@@ -1,0 +1,76 @@
+/**
+ * Electron bootstrap: the only place that imports `electron` besides the IPC host. Everything
+ * else runs in the headless core, which the browser host and the CLI share.
+ */
+import { app, BrowserWindow, ipcMain, protocol, session, type WebFrameMain } from 'electron';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createConsoleCore, type ConsoleCore } from './core/console-core';
+import { registerIpcHost } from './hosts/electron-ipc';
+import { APP_ORIGIN, APP_SCHEME, serveRendererRequest } from './hosts/renderer-protocol';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const rendererDir = path.join(here, '..', 'renderer');
+const preloadFile = path.join(here, '..', 'preload', 'index.cjs');
+
+const separator = process.argv.indexOf('--');
+const { values } = parseArgs({
+  args: separator >= 0 ? process.argv.slice(separator + 1) : [],
+  options: { project: { type: 'string' }, hive: { type: 'string' }, 'user-data': { type: 'string' } },
+  strict: false,
+});
+const flag = (value: unknown) => (typeof value === 'string' && value.length > 0 ? value : undefined);
+
+protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  let mainWindow: BrowserWindow | null = null;
+  let core: ConsoleCore | null = null;
+
+  const isTrustedFrame = (frame: WebFrameMain | null): boolean =>
+    !!frame && !!mainWindow && frame === mainWindow.webContents.mainFrame && new URL(frame.url).origin === APP_ORIGIN;
+
+  app.on('second-instance', () => {
+    if (!mainWindow) return;
+    if (mainWindow.isMinimized()) mainWindow.restore();
+    mainWindow.focus();
+  });
+
+  app.on('web-contents-created', (_event, contents) => {
+    contents.on('will-navigate', (event, url) => {
+      if (new URL(url).origin !== APP_ORIGIN) event.preventDefault();
+    });
+    contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+    contents.on('will-attach-webview', (event) => event.preventDefault());
+  });
+
+  app.whenReady().then(async () => {
+    const userDataDir = flag(values['user-data']) ?? app.getPath('userData');
+    core = await createConsoleCore(
+      { userDataDir, host: 'electron', version: app.getVersion() },
+      { project: flag(values.project) ?? null, hive: flag(values.hive) },
+    );
+    protocol.handle(APP_SCHEME, (request) => serveRendererRequest(rendererDir, request.url));
+    session.defaultSession.setPermissionRequestHandler((_contents, permission, callback) => callback(permission === 'notifications'));
+    session.defaultSession.setPermissionCheckHandler((_contents, permission) => permission === 'notifications');
+    registerIpcHost(ipcMain, core.dispatcher, isTrustedFrame);
+
+    mainWindow = new BrowserWindow({
+      width: 1440,
+      height: 900,
+      title: 'Swarm Knowledge Console',
+      backgroundColor: '#14161a',
+      webPreferences: { preload: preloadFile, contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true },
+    });
+    mainWindow.on('closed', () => (mainWindow = null));
+    await mainWindow.loadURL(`${APP_ORIGIN}/index.html`);
+  });
+
+  app.on('window-all-closed', async () => {
+    await core?.dispose();
+    app.quit();
+  });
+}

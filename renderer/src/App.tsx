@@ -1,0 +1,75 @@
+import { Match, onCleanup, Switch, type JSX } from 'solid-js';
+import type { ConsoleApi } from '../../shared/contract';
+import { ApiContext } from './api/port';
+import { Nav } from './components/Nav';
+import { ProjectSwitcher } from './components/ProjectSwitcher';
+import { StatusBar } from './components/StatusBar';
+import { AREAS, createRouter, type Router } from './state/route';
+import { createWorkspaceStore, WorkspaceContext } from './state/workspace';
+import { RouterContext } from './state/router-context';
+import { DirectivesView } from './views/directives/DirectivesView';
+import { HiveView } from './views/hive/HiveView';
+import { KnowledgeView } from './views/knowledge/KnowledgeView';
+import { LiveView } from './views/live/LiveView';
+import { ReceiptsView } from './views/receipts/ReceiptsView';
+import { SkillsView } from './views/skills/SkillsView';
+
+function useAreaShortcuts(router: Router) {
+  const onKey = (event: KeyboardEvent) => {
+    if (!event.altKey || event.ctrlKey || event.metaKey) return;
+    const area = AREAS[Number(event.key) - 1];
+    if (area) {
+      event.preventDefault();
+      router.go(area.id);
+    }
+  };
+  window.addEventListener('keydown', onKey);
+  onCleanup(() => window.removeEventListener('keydown', onKey));
+}
+
+export function App(props: { api: ConsoleApi }): JSX.Element {
+  const router = createRouter();
+  useAreaShortcuts(router);
+  return (
+    <ApiContext.Provider value={props.api}>
+      <WorkspaceContext.Provider value={createWorkspaceStore(props.api)}>
+        <RouterContext.Provider value={router}>
+          <div class="app">
+            <Nav current={router.route().area} onSelect={(area) => router.go(area)} />
+            <div class="main">
+              <header class="top-bar">
+                <h1 class="area-title" data-testid="area-title">
+                  {AREAS.find((a) => a.id === router.route().area)?.label}
+                </h1>
+                <ProjectSwitcher />
+              </header>
+              <main class="view" data-area={router.route().area}>
+                <Switch>
+                  <Match when={router.route().area === 'knowledge'}>
+                    <KnowledgeView />
+                  </Match>
+                  <Match when={router.route().area === 'directives'}>
+                    <DirectivesView />
+                  </Match>
+                  <Match when={router.route().area === 'receipts'}>
+                    <ReceiptsView />
+                  </Match>
+                  <Match when={router.route().area === 'skills'}>
+                    <SkillsView />
+                  </Match>
+                  <Match when={router.route().area === 'hive'}>
+                    <HiveView />
+                  </Match>
+                  <Match when={router.route().area === 'live'}>
+                    <LiveView />
+                  </Match>
+                </Switch>
+              </main>
+              <StatusBar />
+            </div>
+          </div>
+        </RouterContext.Provider>
+      </WorkspaceContext.Provider>
+    </ApiContext.Provider>
+  );
+}

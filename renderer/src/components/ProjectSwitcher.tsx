@@ -1,0 +1,60 @@
+import { createSignal, For, Show } from 'solid-js';
+import { useWorkspace } from '../state/workspace';
+
+/** Switch between the demo workspace, recent projects, or any project folder by path. */
+export function ProjectSwitcher() {
+  const workspace = useWorkspace();
+  const [open, setOpen] = createSignal(false);
+  const [path, setPath] = createSignal('');
+  const [hive, setHive] = createSignal('');
+  const choose = async (project: string | null, hiveDir?: string) => {
+    if (await workspace.open(project, hiveDir)) setOpen(false);
+  };
+  return (
+    <div class="project-switcher">
+      <button type="button" class="project-button" aria-haspopup="dialog" aria-expanded={open()} onClick={() => setOpen(!open())}>
+        <span class="project-label">Project</span>
+        <span class="project-name" data-testid="current-project">
+          {workspace.info()?.project.name ?? '…'}
+          {workspace.info()?.project.isDemo ? ' (demo)' : ''}
+        </span>
+      </button>
+      <Show when={open()}>
+        <div class="project-popover" role="dialog" aria-label="Switch project">
+          <button type="button" class="project-option" onClick={() => choose(null)}>
+            Demo workspace
+          </button>
+          <For each={workspace.info()?.recentProjects.filter((p) => !p.isDemo) ?? []}>
+            {(recent) => (
+              <button type="button" class="project-option" title={recent.path} onClick={() => choose(recent.path)}>
+                {recent.name} <span class="muted">{recent.path}</span>
+              </button>
+            )}
+          </For>
+          <form
+            class="project-form"
+            onSubmit={(event) => {
+              event.preventDefault();
+              if (path().trim()) void choose(path().trim(), hive().trim() || undefined);
+            }}
+          >
+            <label>
+              Project folder
+              <input name="project" placeholder="/path/to/project (holds .swarm/)" value={path()} onInput={(e) => setPath(e.currentTarget.value)} />
+            </label>
+            <label>
+              Hive folder (optional)
+              <input name="hive" placeholder="plugin data folder; default: as the plugin resolves it" value={hive()} onInput={(e) => setHive(e.currentTarget.value)} />
+            </label>
+            <button type="submit">Open</button>
+          </form>
+          <Show when={workspace.error()}>
+            <p class="error" role="alert">
+              {workspace.error()}
+            </p>
+          </Show>
+        </div>
+      </Show>
+    </div>
+  );
+}

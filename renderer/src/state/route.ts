@@ -1,0 +1,63 @@
+import { createSignal, onCleanup, type Accessor } from 'solid-js';
+
+export const AREAS = [
+  { id: 'knowledge', label: 'Knowledge', hint: 'Lessons of the swarm, hive and link tiers' },
+  { id: 'directives', label: 'Directives', hint: 'Actionable directives, funnels and the injection preview' },
+  { id: 'receipts', label: 'Receipts', hint: 'Acknowledgements, obligations and journal integrity' },
+  { id: 'skills', label: 'Skills', hint: 'Skill proposals, active skills and evals' },
+  { id: 'hive', label: 'Hive quarantine', hint: 'Quarantine and rollback of hive entries' },
+  { id: 'live', label: 'Live', hint: 'Sessions and gate denials from running OpenCode servers' },
+] as const;
+
+export type AreaId = (typeof AREAS)[number]['id'];
+export type RouteParams = Readonly<Record<string, string>>;
+export interface Route {
+  area: AreaId;
+  params: RouteParams;
+}
+
+const isArea = (value: string): value is AreaId => AREAS.some((area) => area.id === value);
+
+/** `#/knowledge?status=candidate&q=scope` ⇄ { area, params }. Filters live in the URL so a view can be shared. */
+export function parseHash(hash: string): Route {
+  const [pathPart = '', query = ''] = hash.replace(/^#\/?/, '').split('?');
+  const area = isArea(pathPart) ? pathPart : 'knowledge';
+  return { area, params: Object.fromEntries(new URLSearchParams(query)) };
+}
+
+export function formatHash(route: Route): string {
+  const query = new URLSearchParams(Object.entries(route.params).filter(([, v]) => v !== '')).toString();
+  return `#/${route.area}${query ? `?${query}` : ''}`;
+}
+
+export interface Router {
+  route: Accessor<Route>;
+  go(area: AreaId, params?: RouteParams): void;
+  /** Updates some params of the current area; `null` removes one. Replaces history so typing does not flood it. */
+  setParams(changes: Record<string, string | null>): void;
+}
+
+export function createRouter(): Router {
+  const [route, setRoute] = createSignal<Route>(parseHash(location.hash));
+  const onHashChange = () => setRoute(parseHash(location.hash));
+  window.addEventListener('hashchange', onHashChange);
+  onCleanup(() => window.removeEventListener('hashchange', onHashChange));
+  const write = (next: Route, replace: boolean) => {
+    const hash = formatHash(next);
+    if (replace) history.replaceState(null, '', hash);
+    else history.pushState(null, '', hash);
+    setRoute(next);
+  };
+  return {
+    route,
+    go: (area, params = {}) => write({ area, params }, false),
+    setParams(changes) {
+      const params: Record<string, string> = { ...route().params };
+      for (const [key, value] of Object.entries(changes)) {
+        if (value === null || value === '') delete params[key];
+        else params[key] = value;
+      }
+      write({ area: route().area, params }, true);
+    },
+  };
+}

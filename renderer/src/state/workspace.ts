@@ -1,0 +1,48 @@
+import { createContext, createSignal, onCleanup, useContext, type Accessor } from 'solid-js';
+import type { ConsoleApi } from '../../../shared/contract';
+import type { WorkspaceInfo } from '../../../shared/contract/workspace';
+
+export interface WorkspaceStore {
+  info: Accessor<WorkspaceInfo | undefined>;
+  /** Increments whenever another workspace is opened: queries depend on it to refetch. */
+  epoch: Accessor<number>;
+  error: Accessor<string | undefined>;
+  open(project: string | null, hive?: string): Promise<boolean>;
+}
+
+export function createWorkspaceStore(api: ConsoleApi): WorkspaceStore {
+  const [info, setInfo] = createSignal<WorkspaceInfo>();
+  const [epoch, setEpoch] = createSignal(0);
+  const [error, setError] = createSignal<string>();
+  const adopt = (next: WorkspaceInfo) => {
+    const changed = info() !== undefined && info()?.project.path !== next.project.path;
+    setInfo(next);
+    if (changed) setEpoch((n) => n + 1);
+  };
+  api.call('workspace.info', {}).then(adopt, (e: Error) => setError(e.message));
+  const stop = api.subscribe('workspace.events', {}, (event) => adopt(event.info));
+  onCleanup(stop);
+  return {
+    info,
+    epoch,
+    error,
+    async open(project, hive) {
+      try {
+        setError(undefined);
+        adopt(await api.call('workspace.open', hive ? { project, hive } : { project }));
+        return true;
+      } catch (e) {
+        setError((e as Error).message);
+        return false;
+      }
+    },
+  };
+}
+
+export const WorkspaceContext = createContext<WorkspaceStore>();
+
+export function useWorkspace(): WorkspaceStore {
+  const store = useContext(WorkspaceContext);
+  if (!store) throw new Error('useWorkspace() outside <WorkspaceContext.Provider>');
+  return store;
+}

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { command, NoInput, query, subscription } from './define';
+
+/** Which project and hive the console has open, and how it found them. */
+export const WorkspaceInfo = z.object({
+  project: z.object({
+    path: z.string(),
+    name: z.string(),
+    isDemo: z.boolean(),
+    swarmDirExists: z.boolean(),
+  }),
+  hive: z.object({
+    path: z.string(),
+    /** flag: --hive; env: resolved from the environment as the plugin does; demo: the generated demo hive. */
+    source: z.enum(['flag', 'env', 'demo']),
+    exists: z.boolean(),
+  }),
+  /** Set when `.swarm/link.json` redirects the knowledge family to `<hive>/links/<linkId>`. */
+  link: z
+    .object({ linkId: z.string(), dir: z.string(), pointerValid: z.boolean(), problem: z.string().nullable() })
+    .nullable(),
+  host: z.enum(['electron', 'browser']),
+  userDataDir: z.string(),
+  recentProjects: z.array(z.object({ path: z.string(), name: z.string(), isDemo: z.boolean() })),
+  version: z.string(),
+});
+export type WorkspaceInfo = z.infer<typeof WorkspaceInfo>;
+
+export const OpenWorkspaceInput = z
+  .object({
+    /** Absolute project directory (the folder holding `.swarm/`); `null` opens the demo workspace. */
+    project: z.string().min(1).max(4096).nullable(),
+    /** Plugin data folder holding `shared-learnings.jsonl`; omitted: resolved as the plugin does. */
+    hive: z.string().min(1).max(4096).optional(),
+  })
+  .strict();
+
+export const WorkspaceEvent = z.object({ kind: z.literal('opened'), info: WorkspaceInfo });
+
+export const workspaceOps = {
+  'workspace.info': query('The open project, hive and link, and the recent projects.', NoInput, WorkspaceInfo),
+  'workspace.open': command('Open another project (or the demo workspace) and its hive.', OpenWorkspaceInput, WorkspaceInfo),
+  'workspace.events': subscription('Pushed when another workspace has been opened.', NoInput, WorkspaceEvent),
+} as const;
