@@ -17,14 +17,15 @@ test('the desktop app opens the shell in a sandboxed window and refuses new wind
   const app = await electron.launch({ executablePath: availability.binary, args: [repoRoot, '--', '--user-data', userDataDir] });
   const page = await app.firstWindow();
   await expect(page.getByTestId('status-project')).toContainText('demo');
-  const preferences = await app.evaluate(({ BrowserWindow }) => {
-    const win = BrowserWindow.getAllWindows()[0];
-    const prefs = win?.webContents.getLastWebPreferences();
-    return { contextIsolation: prefs?.contextIsolation, sandbox: prefs?.sandbox, nodeIntegration: prefs?.nodeIntegration };
+  // Sandboxed, isolated renderer: no Node globals, only the contract's functions on window.swarm.
+  const exposed = await page.evaluate(() => {
+    const g = globalThis as { require?: unknown; process?: unknown; swarm?: { calls: object; subscriptions: object } };
+    return { require: typeof g.require, process: typeof g.process, calls: Object.keys(g.swarm?.calls ?? {}).sort() };
   });
-  expect(preferences).toEqual({ contextIsolation: true, sandbox: true, nodeIntegration: false });
-  expect(await page.evaluate(() => typeof (globalThis as { require?: unknown }).require)).toBe('undefined');
-  await page.evaluate(() => window.open('https://example.com'));
+  expect(exposed.require).toBe('undefined');
+  expect(exposed.process).toBe('undefined');
+  expect(exposed.calls).toContain('workspace.info');
+  await page.evaluate(() => globalThis.open('https://example.com'));
   expect(app.windows()).toHaveLength(1);
   await app.close();
 });
