@@ -25,7 +25,7 @@ test('the desktop app opens the shell in a sandboxed window and refuses new wind
   expect(exposed.require).toBe('undefined');
   expect(exposed.process).toBe('undefined');
   expect(exposed.calls).toContain('workspace.info');
-  await page.evaluate(() => globalThis.open('https://example.com'));
+  await page.evaluate(() => (globalThis as unknown as Window).open('https://example.com'));
   expect(app.windows()).toHaveLength(1);
   await app.close();
 });
