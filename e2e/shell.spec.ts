@@ -62,8 +62,13 @@ test.describe('an operator opens the console', () => {
     await expect(dialog.getByRole('alert')).toContainText('does not exist');
     await expect(page.getByTestId('status-project')).toHaveText(project);
 
-    await dialog.getByRole('button', { name: 'Demo workspace' }).click();
-    await expect(page.getByTestId('current-project')).toContainText('(demo)');
+    await dialog.getByRole('button', { name: 'Demo: billing-api' }).click();
+    await expect(page.getByTestId('current-project')).toContainText('billing-api (demo)');
+
+    // The second demo project is a linked worktree: its knowledge lives in the hive's link store.
+    await page.getByRole('button', { name: /Project/ }).click();
+    await dialog.getByRole('button', { name: 'Demo: payments-worker' }).click();
+    await expect(page.getByTestId('status-bar')).toContainText('Link payments-cohort');
   });
 });
 

@@ -22,6 +22,8 @@ export const WorkspaceInfo = z.object({
   host: z.enum(['electron', 'browser']),
   userDataDir: z.string(),
   recentProjects: z.array(z.object({ path: z.string(), name: z.string(), isDemo: z.boolean() })),
+  /** Projects of the generated demo workspace (one unlinked, one linked to a shared link store). */
+  demoProjects: z.array(z.object({ path: z.string(), name: z.string() })),
   version: z.string(),
 });
 export type WorkspaceInfo = z.infer<typeof WorkspaceInfo>;

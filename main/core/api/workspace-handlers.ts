@@ -21,6 +21,7 @@ export function describeWorkspace(ctx: CoreContext, workspace: Workspace): Works
     host: ctx.options.host,
     userDataDir: ctx.options.userDataDir,
     recentProjects: ctx.workspaces.recentProjects(),
+    demoProjects: ctx.workspaces.demoProjects(),
     version: ctx.options.version,
   };
 }

@@ -7,25 +7,30 @@ export interface DemoLocation {
   hiveDir: string;
 }
 
+/** Regenerate a demo anchored more than this long ago, so "this week" and "last hour" stay true. */
+const MAX_ANCHOR_AGE_MS = 24 * 60 * 60 * 1000;
+
 /**
  * The demo workspace lives in the console's user-data folder and is generated once (seeded,
- * deterministic). A version marker regenerates it when the generator changes.
+ * deterministic, anchored on the current time). A version marker regenerates it when the
+ * generator changes, and a stale anchor regenerates it on the next day.
  */
-export function ensureDemoWorkspace(userDataDir: string): DemoLocation {
+export function ensureDemoWorkspace(userDataDir: string, now: number = Date.now()): DemoLocation {
   const root = path.join(userDataDir, 'demo');
   const location = { projectDir: path.join(root, 'billing-api'), hiveDir: path.join(root, 'hive-data') };
   const marker = path.join(root, '.generated.json');
-  let current: { version?: number } = {};
+  let current: { version?: number; now?: number } = {};
   try {
     current = JSON.parse(fs.readFileSync(marker, 'utf8'));
   } catch {
     // absent or unreadable: generate below
   }
-  if (current.version !== DEMO_GENERATOR_VERSION) {
+  const stale = typeof current.now !== 'number' || now - current.now > MAX_ANCHOR_AGE_MS || now < current.now;
+  if (current.version !== DEMO_GENERATOR_VERSION || stale) {
     fs.rmSync(root, { recursive: true, force: true });
     fs.mkdirSync(root, { recursive: true });
-    generateDemoWorkspace({ projectDir: location.projectDir, hiveDir: location.hiveDir, seed: 42 });
-    fs.writeFileSync(marker, JSON.stringify({ version: DEMO_GENERATOR_VERSION, generatedAt: new Date().toISOString() }) + '\n');
+    generateDemoWorkspace({ projectDir: location.projectDir, hiveDir: location.hiveDir, seed: 42, now });
+    fs.writeFileSync(marker, JSON.stringify({ version: DEMO_GENERATOR_VERSION, now, generatedAt: new Date(now).toISOString() }) + '\n');
   }
   return location;
 }

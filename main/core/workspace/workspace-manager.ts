@@ -44,13 +44,15 @@ export class WorkspaceManager {
   }
 
   async open(request: OpenRequest): Promise<Workspace> {
-    const isDemo = request.project === null;
+    const demoRoot = path.join(this.userDataDir, 'demo');
+    const isDemo = request.project === null || path.resolve(request.project).startsWith(demoRoot + path.sep);
     let projectDir: string;
     let hiveDir: string;
     let hiveSource: 'flag' | 'env' | 'demo';
     if (isDemo) {
       const demo = ensureDemoWorkspace(this.userDataDir);
-      projectDir = demo.projectDir;
+      projectDir = request.project === null ? demo.projectDir : path.resolve(request.project);
+      if (!fs.existsSync(projectDir)) throw new ConsoleError('not_found', `Demo project does not exist: ${projectDir}`);
       hiveDir = request.hive ?? demo.hiveDir;
       hiveSource = request.hive ? 'flag' : 'demo';
     } else {
@@ -78,6 +80,17 @@ export class WorkspaceManager {
     } catch {
       return [];
     }
+  }
+
+  /** The generated demo's projects (each folder under `<userData>/demo` that holds a `.swarm/`). */
+  demoProjects(): { path: string; name: string }[] {
+    const demoRoot = path.join(this.userDataDir, 'demo');
+    if (!fs.existsSync(demoRoot)) return [];
+    return fs
+      .readdirSync(demoRoot, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && fs.existsSync(path.join(demoRoot, entry.name, '.swarm')))
+      .map((entry) => ({ path: path.join(demoRoot, entry.name), name: entry.name }))
+      .sort((a, b) => a.name.localeCompare(b.name));
   }
 
   private remember(project: RecentProject): void {

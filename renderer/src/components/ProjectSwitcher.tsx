@@ -21,9 +21,13 @@ export function ProjectSwitcher() {
       </button>
       <Show when={open()}>
         <div class="project-popover" role="dialog" aria-label="Switch project">
-          <button type="button" class="project-option" onClick={() => choose(null)}>
-            Demo workspace
-          </button>
+          <For each={workspace.info()?.demoProjects ?? []} fallback={<button type="button" class="project-option" onClick={() => choose(null)}>Demo workspace</button>}>
+            {(demo) => (
+              <button type="button" class="project-option" title={demo.path} onClick={() => choose(demo.path)}>
+                Demo: {demo.name}
+              </button>
+            )}
+          </For>
           <For each={workspace.info()?.recentProjects.filter((p) => !p.isDemo) ?? []}>
             {(recent) => (
               <button type="button" class="project-option" title={recent.path} onClick={() => choose(recent.path)}>
