@@ -1,0 +1,72 @@
+import { startFakeLlm, type FakeLlm } from '../main/core/bridge/testing/fake-llm';
+import { GATE_ACK, GATE_DIRECTIVE_ID } from '../main/core/bridge/testing/gate-plugin';
+import { OpencodeServer } from '../main/core/bridge/testing/opencode-harness';
+import { expect, test } from './fixtures';
+
+/**
+ * An operator watches a real `opencode serve` (1.18.33) from the Live view: a loopback fake model
+ * answers with scripted tool calls and a test plugin denies `knowledge_probe` in
+ * tool.execute.before, exactly as the swarm knowledge gate does.
+ */
+let llm: FakeLlm;
+let server: OpencodeServer;
+
+test.beforeAll(async () => {
+  test.setTimeout(240_000);
+  llm = await startFakeLlm();
+  server = await OpencodeServer.start({ llmBaseUrl: llm.baseUrl, password: 'live-e2e' });
+});
+
+test.afterAll(async () => {
+  await server?.dispose();
+  await llm?.close();
+});
+
+test.describe('an operator watches gate denials live', () => {
+  test('connects to a password-protected server, sees a denial with its session, tool and directive, and is told when it repeats', async ({ consolePage: page, consoleHost }) => {
+    test.setTimeout(240_000);
+    await page.context().grantPermissions(['notifications'], { origin: consoleHost.origin });
+    await page.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: 'Live' }).click();
+    await expect(page.getByTestId('live-view')).toBeVisible();
+
+    // a wrong password first: the link says so plainly
+    await page.getByLabel('Server URL').fill(server.url);
+    await page.getByLabel('Password').fill('not-it');
+    await page.getByRole('button', { name: 'Connect', exact: true }).click();
+    await expect(page.getByTestId('server-state')).toHaveAttribute('data-state', 'unauthorised');
+    await expect(page.getByTestId('server-state')).toContainText('unauthorised');
+
+    await page.getByLabel('Password').fill('live-e2e');
+    await page.getByRole('button', { name: 'Connect', exact: true }).click();
+    await expect(page.getByTestId('server-state')).toHaveAttribute('data-state', 'connected', { timeout: 30_000 });
+    await expect(page.getByTestId('live-server')).toContainText('opencode 1.18.33');
+    await expect(page.getByTestId('live-server')).not.toContainText('live-e2e');
+
+    // an allowed call first: it must not show up as a denial
+    const session = await server.createSession('e2e gate');
+    await server.prompt(session.id, `CALL knowledge_probe {"topic":"allowed","ack":"${GATE_ACK}"}`);
+    await server.prompt(session.id, 'CALL knowledge_probe {"topic":"db-migrations"}');
+
+    const row = page.getByTestId('feed-row').filter({ hasText: session.id });
+    await expect(row).toHaveCount(1, { timeout: 30_000 });
+    await expect(row.getByTestId('feed-tool')).toHaveText('knowledge_probe');
+    await expect(row.getByTestId('feed-directives')).toHaveText(GATE_DIRECTIVE_ID);
+    await expect(row).toHaveAttribute('data-kind', 'denial');
+
+    await row.click();
+    const detail = page.getByTestId('denial-detail');
+    await expect(detail.getByTestId('denial-message')).toContainText(`KNOWLEDGE_ENFORCE_GATE_DENY: knowledge_probe blocked — critical knowledge directive(s) ${GATE_DIRECTIVE_ID}`);
+    await expect(detail).toContainText(session.id);
+    await expect(detail.getByTestId('directive-card')).toHaveAttribute('data-directive', GATE_DIRECTIVE_ID);
+    await expect(detail.getByTestId('follow-up')).toContainText('gave up');
+    await expect(page.getByTestId('live-session').filter({ hasText: 'e2e gate' })).toBeVisible();
+    await expect(page.getByTestId('live-counter').filter({ hasText: GATE_DIRECTIVE_ID })).toBeVisible();
+
+    // notify at the second denial of the same tool by the same directive
+    await page.getByRole('spinbutton', { name: 'Repeat threshold' }).fill('2');
+    await page.getByRole('button', { name: 'Save rule' }).click();
+    await server.prompt(session.id, 'CALL knowledge_probe {"topic":"again"}');
+    await expect(page.getByTestId('repeat-alert')).toContainText(`Directive ${GATE_DIRECTIVE_ID} blocked knowledge_probe 2×`, { timeout: 30_000 });
+    await expect(page.getByTestId('feed-row').filter({ hasText: session.id })).toHaveCount(2);
+  });
+});
