@@ -1,0 +1,70 @@
+import path from 'node:path';
+import { readJsonl, type JsonlReadResult } from '../stores/jsonl-reader';
+import { LEGACY_FILES } from './receipt-format';
+
+/**
+ * The receipt logs the released plugin writes (store reference 6.1, 6.3, 6.4, 6.5), read with the
+ * shared line reader. `knowledge-events.jsonl` and `knowledge-application.jsonl` follow a link
+ * (they live in the knowledge dir); `unacknowledged-criticals.jsonl` and `events.jsonl` stay in
+ * the worktree's `.swarm/`.
+ */
+
+type Rec = Record<string, unknown>;
+
+export interface LegacyLine {
+  line: number;
+  value: Rec;
+}
+
+export interface LegacyLog {
+  file: string;
+  read: JsonlReadResult;
+  lines: LegacyLine[];
+}
+
+export interface LegacySources {
+  /** knowledge-events.jsonl: retrievals, receipts, outcomes, overrides. */
+  events: LegacyLog;
+  /** knowledge-application.jsonl: shown / acknowledged (= N/A) / applied / ignored / violated. */
+  application: LegacyLog;
+  /** unacknowledged-criticals.jsonl: delegate acks that never came. */
+  unacknowledged: LegacyLog;
+  /** `.swarm/events.jsonl`, only the knowledge-application gate lines (warn, deny, *_clear). */
+  gateEvents: LegacyLog;
+  linkRedirected: boolean;
+}
+
+export interface LegacyPaths {
+  swarmDir: string;
+  /** The link dir when `.swarm/link.json` is active, else `swarmDir`. */
+  knowledgeDir: string;
+}
+
+async function readLog(file: string, keep: (value: Rec) => boolean = () => true): Promise<LegacyLog> {
+  const lines: LegacyLine[] = [];
+  const read = await readJsonl(file, { onLine: (l) => keep(l.value) && lines.push({ line: l.line, value: l.value }) });
+  return { file, read, lines };
+}
+
+const isGateEvent = (value: Rec) => typeof value.event === 'string' && value.event.startsWith('knowledge_application_gate_');
+
+export async function readLegacySources(paths: LegacyPaths): Promise<LegacySources> {
+  const [events, application, unacknowledged, gateEvents] = await Promise.all([
+    readLog(path.join(paths.knowledgeDir, LEGACY_FILES.events)),
+    readLog(path.join(paths.knowledgeDir, LEGACY_FILES.application)),
+    readLog(path.join(paths.swarmDir, LEGACY_FILES.unacknowledged)),
+    readLog(path.join(paths.swarmDir, 'events.jsonl'), isGateEvent),
+  ]);
+  return { events, application, unacknowledged, gateEvents, linkRedirected: path.resolve(paths.knowledgeDir) !== path.resolve(paths.swarmDir) };
+}
+
+/** Highest logged denial count per entry id from `knowledge_application_gate_deny` lines. */
+export function denialsByEntry(gateEvents: LegacyLog): Map<string, number> {
+  const denials = new Map<string, number>();
+  for (const { value } of gateEvents.lines) {
+    if (value.event !== 'knowledge_application_gate_deny' || !Array.isArray(value.entry_ids)) continue;
+    const count = typeof value.denial_count === 'number' ? value.denial_count : 1;
+    for (const id of value.entry_ids) if (typeof id === 'string') denials.set(id, Math.max(denials.get(id) ?? 0, count));
+  }
+  return denials;
+}

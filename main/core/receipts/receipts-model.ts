@@ -1,0 +1,172 @@
+import type { z } from 'zod';
+import type { EscapeHatches, FunnelRow, Integrity, Obligation, PhaseSummary, SourceStatus, Trace, TracesInput, TracesPage } from '../../../shared/contract/receipts';
+import { buildFunnel, FUNNEL_NOTES } from './funnel';
+import { denialsByEntry, type LegacyLog, type LegacySources } from './legacy-sources';
+import { buildLegacyTraces } from './legacy-traces';
+import { buildObligations, unresolvedAtClose } from './obligations';
+import { buildPhaseSummaries } from './phase-summaries';
+import { buildV2Traces, settle, type V2Phases } from './trace-model';
+
+/**
+ * Everything the receipts view shows, built once per verification from the verified journal
+ * prefix, the archive and the legacy logs. Queries are pure reads of this model.
+ */
+
+type Rec = Record<string, unknown>;
+
+export interface ModelInput {
+  integrity: Integrity;
+  journalRecords: readonly Rec[];
+  archiveRecords: readonly Rec[];
+  legacy: LegacySources;
+  hatches: EscapeHatches;
+}
+
+export interface ReceiptsModel {
+  integrity: Integrity;
+  hatches: EscapeHatches;
+  traces: readonly Trace[];
+  traceFacets: TracesPage['facets'];
+  phases: V2Phases;
+  funnel: FunnelRow[];
+  funnelNotes: string[];
+  denials: ReadonlyMap<string, number>;
+  sources: SourceStatus[];
+}
+
+export function buildReceiptsModel(input: ModelInput): ReceiptsModel {
+  const v2 = buildV2Traces(input.journalRecords, input.archiveRecords);
+  const legacy = buildLegacyTraces(v2, input.legacy);
+  const traces = [...v2.traces, ...legacy.traces, ...v2.unlinked, ...legacy.unlinked];
+  for (const trace of traces) for (const entry of trace.entries) settle(entry);
+  const distinct = (values: (string | null)[]) => [...new Set(values.filter((v): v is string => !!v))].sort();
+  return {
+    integrity: input.integrity,
+    hatches: input.hatches,
+    traces,
+    traceFacets: { phases: distinct(traces.map((t) => t.phase)), agents: distinct(traces.map((t) => t.agent)), sessions: distinct(traces.map((t) => t.sessionId)) },
+    phases: v2.phases,
+    funnel: buildFunnel({
+      traces,
+      phases: v2.phases,
+      legacyOutcomes: legacy.outcomes,
+      legacyAcknowledged: legacy.acknowledged,
+      application: legacy.application,
+      retrievedIds: legacy.retrievedIds,
+    }),
+    funnelNotes: FUNNEL_NOTES,
+    denials: denialsByEntry(input.legacy.gateEvents),
+    sources: buildSources(input.integrity, input.legacy),
+  };
+}
+
+function matches(trace: Trace, filter: z.output<typeof TracesInput>): boolean {
+  if (filter.phase && trace.phase !== filter.phase) return false;
+  if (filter.agent && trace.agent !== filter.agent) return false;
+  if (filter.session && trace.sessionId !== filter.session) return false;
+  if (filter.origin && trace.origin !== filter.origin) return false;
+  const entryFilter = filter.entry?.toLowerCase();
+  const outcome = filter.outcome;
+  if (!entryFilter && !outcome) return true;
+  return trace.entries.some((e) => {
+    if (entryFilter && !e.entryId.toLowerCase().includes(entryFilter)) return false;
+    if (!outcome) return true;
+    if (outcome === 'audit') return e.audit.length > 0;
+    // A release is nonterminal: an entry the gate released and the agent answered later still matches.
+    if (outcome === 'released') return e.releases.length > 0;
+    if (outcome === 'open' || outcome === 'unanswered') return e.status === outcome;
+    return e.terminals.some((t) => t.outcome === outcome);
+  });
+}
+
+/** Newest displays first; traces without a display time (unlinked answers) last. */
+export function tracesPage(model: ReceiptsModel, filter: z.output<typeof TracesInput>): TracesPage {
+  const selected = model.traces.filter((t) => matches(t, filter));
+  selected.sort((a, b) => (b.displayedAt ?? '').localeCompare(a.displayedAt ?? '') || (b.seq ?? 0) - (a.seq ?? 0));
+  return { total: selected.length, offset: filter.offset, traces: selected.slice(filter.offset, filter.offset + filter.limit), facets: model.traceFacets };
+}
+
+export function obligationsOf(model: ReceiptsModel, filter: { phase?: string | undefined; status: 'open' | 'released' | 'answered' | 'all' }, nowMs: number) {
+  const all = buildObligations(model.traces, model.hatches, model.denials, unresolvedAtClose(model.phases.closes), nowMs).filter((o) => !filter.phase || o.phase === filter.phase);
+  const count = (status: Obligation['status']) => all.filter((o) => o.status === status).length;
+  return {
+    now: new Date(nowMs).toISOString(),
+    escapeHatches: model.hatches,
+    counts: { open: count('open'), released: count('released'), answered: count('answered'), releasedThenAnswered: all.filter((o) => o.answeredAfterRelease).length },
+    obligations: filter.status === 'all' ? all : all.filter((o) => o.status === filter.status),
+  };
+}
+
+export function phasesOf(model: ReceiptsModel, nowMs: number): { now: string; escapeHatches: EscapeHatches; phases: PhaseSummary[] } {
+  return { now: new Date(nowMs).toISOString(), escapeHatches: model.hatches, phases: buildPhaseSummaries(model.traces, model.phases, nowMs) };
+}
+
+export function funnelOf(model: ReceiptsModel, filter: { entry?: string | undefined; offset: number; limit: number }) {
+  const needle = filter.entry?.toLowerCase();
+  const rows = needle ? model.funnel.filter((r) => r.entryId.toLowerCase().includes(needle)) : model.funnel;
+  return { total: rows.length, rows: rows.slice(filter.offset, filter.offset + filter.limit), notes: model.funnelNotes };
+}
+
+const LEGACY_LABELS = {
+  'knowledge-application': 'Legacy application log (knowledge-application.jsonl)',
+  'knowledge-events': 'Knowledge events (knowledge-events.jsonl)',
+  'unacknowledged-criticals': 'Unacknowledged criticals (unacknowledged-criticals.jsonl)',
+  'swarm-events': 'Gate events in .swarm/events.jsonl',
+} as const;
+
+const LEGACY_NOTES: Record<keyof typeof LEGACY_LABELS, string[]> = {
+  'knowledge-application': ['Has no n_a result: an N/A acknowledgement is stored as "acknowledged".', 'FIFO of 5000 lines; older lines are gone.'],
+  'knowledge-events': ['The released plugin’s receipt authority (FIFO of 5000 lines, folded into knowledge-counter-baseline.json).'],
+  'unacknowledged-criticals': ['Audit-only: a delegate never acknowledged a critical directive.'],
+  'swarm-events': ['Only the knowledge_application_gate_* lines are read here (warn, deny and the proposed *_clear events).'],
+};
+
+function legacySource(id: keyof typeof LEGACY_LABELS, log: LegacyLog, linkRedirected: boolean): SourceStatus {
+  const read = log.read;
+  const present = read.status === 'ok';
+  const first = read.defects[0];
+  const summary =
+    read.status === 'missing'
+      ? 'absent (normal when the plugin has not written it yet)'
+      : !present
+        ? (read.message ?? read.status)
+        : `${read.records.toLocaleString('en-US')} record(s)${read.defectCount ? `, ${read.defectCount} defect(s)` : ''}${read.pendingTail ? ', last line still being written' : ''}`;
+  return {
+    id,
+    label: LEGACY_LABELS[id],
+    path: log.file,
+    present,
+    linkRedirected,
+    bytes: read.identity?.size ?? null,
+    lines: read.lines,
+    records: id === 'swarm-events' ? log.lines.length : read.records,
+    defects: read.defectCount,
+    firstDefect: first ? { line: first.line, offset: first.offset, kind: first.kind, reason: first.reason } : null,
+    summary: id === 'swarm-events' && present ? `${log.lines.length} gate line(s) of ${read.records} event(s)` : summary,
+    notes: LEGACY_NOTES[id],
+  };
+}
+
+function buildSources(integrity: Integrity, legacy: LegacySources): SourceStatus[] {
+  const v2: SourceStatus[] = integrity.files.map((f) => ({
+    id: f.kind,
+    label: `V2 ${f.kind} (${f.name})`,
+    path: f.path,
+    present: f.state !== 'absent',
+    linkRedirected: false,
+    bytes: f.bytes,
+    lines: f.lines,
+    records: f.records,
+    defects: f.break ? 1 : 0,
+    firstDefect: f.break ? { line: f.break.line, offset: f.break.byteOffset, kind: f.break.defect, reason: f.break.message } : null,
+    summary: f.reason,
+    notes: f.state === 'absent' ? ['Missing V2 files are normal: the released plugin does not write them yet.'] : ['Never link-redirected; read-only.'],
+  }));
+  return [
+    ...v2,
+    legacySource('knowledge-application', legacy.application, legacy.linkRedirected),
+    legacySource('knowledge-events', legacy.events, legacy.linkRedirected),
+    legacySource('unacknowledged-criticals', legacy.unacknowledged, false),
+    legacySource('swarm-events', legacy.gateEvents, false),
+  ];
+}

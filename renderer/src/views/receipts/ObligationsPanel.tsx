@@ -1,0 +1,129 @@
+import { For, Show, type JSX } from 'solid-js';
+import type { Obligation } from '../../../../shared/contract/receipts';
+import { duration, originLabel, outcomeLabel, releaseLabel, shortId, sourceLabel, utc } from './format';
+
+type ObligationsData = {
+  now: string;
+  escapeHatches: { maxGateDenials: number; gateStalenessMs: number; source: string; configFiles: string[]; problems: string[] };
+  counts: { open: number; released: number; answered: number; releasedThenAnswered: number };
+  obligations: Obligation[];
+};
+
+const STATUS_TONE = { open: 'danger', released: 'warn', answered: 'ok' } as const;
+
+function Fate(props: { o: Obligation; maxDenials: number }): JSX.Element {
+  const o = () => props.o;
+  return (
+    <div class="obligation-fate">
+      <Show when={o().status === 'open'}>
+        <span>
+          open for <b data-testid="open-for">{duration(o().ageMs)}</b>
+          {o().stalenessDue ? ' — older than gate_staleness_ms: the next high-risk tool call would release it (staleness)' : o().stalenessDueAt ? ` — staleness release due at ${utc(o().stalenessDueAt)}` : ''}
+        </span>
+      </Show>
+      <For each={o().releases}>
+        {(r) => (
+          <div data-testid="release">
+            <span class="badge warn">{releaseLabel(r.kind)}</span> {r.ts ? `${utc(r.ts)}, ` : ''}
+            {duration(r.msFromDisplay)} after display{r.tool ? `, let ${r.tool} through` : ''}
+            {r.denialCount !== null ? `, denials ${r.denialCount}/${r.maxGateDenials ?? props.maxDenials}` : ''} — <i>nonterminal: not an acknowledgement, never counted as application</i>
+          </div>
+        )}
+      </For>
+      <Show when={o().closedUnresolved}>
+        <div class="error" data-testid="closed-unresolved">
+          phase closed with it unresolved ({o().closedUnresolved?.replace(/_/g, ' ')})
+        </div>
+      </Show>
+      <Show when={o().answer}>
+        {(a) => (
+          <div data-testid="answer">
+            <span class={`badge ${a().outcome}`}>{outcomeLabel(a().outcome)}</span> by <b>{sourceLabel(a().source)}</b>
+            {a().sourceInferred ? ' (inferred)' : ''} {a().agent ? `(${a().agent})` : ''} after {duration(a().msFromDisplay)}
+            {o().answeredAfterRelease ? ' — answered after the gate had released it' : ''}
+            <Show when={a().reason}>
+              <span class="muted"> — {a().reason}</span>
+            </Show>
+            <span class="muted"> · {originLabel(a().origin)}</span>
+          </div>
+        )}
+      </Show>
+    </div>
+  );
+}
+
+/**
+ * Displayed ack-required (critical) directives per phase: which are still open, which the gate
+ * released without an answer, and which the agent answered.
+ */
+export function ObligationsPanel(props: { data: ObligationsData; phase: string | undefined }): JSX.Element {
+  const d = () => props.data;
+  const total = () => d().counts.open + d().counts.released + d().counts.answered;
+  return (
+    <section class="panel" data-testid="obligations">
+      <h3>Obligations{props.phase ? ` — ${props.phase}` : ''}</h3>
+      <p data-testid="obligations-summary">
+        {total()} ack-required directive display(s): <b>{d().counts.open} never answered and still open</b>, <b>{d().counts.released} released by the gate</b> and never answered (a release is nonterminal),{' '}
+        <b>{d().counts.answered} answered by the agent</b>
+        {d().counts.releasedThenAnswered ? ` (${d().counts.releasedThenAnswered} of them only after a gate release)` : ''}.
+      </p>
+      <p class="muted" data-testid="escape-hatches">
+        Gate escape hatches: max_gate_denials {d().escapeHatches.maxGateDenials}, gate_staleness_ms {d().escapeHatches.gateStalenessMs} ({duration(d().escapeHatches.gateStalenessMs)}) —{' '}
+        {d().escapeHatches.source === 'config' ? `from ${d().escapeHatches.configFiles.join(', ')}` : 'documented defaults (not set in the plugin config)'}; a session reset releases too. Times are UTC, ages as of {utc(d().now)}.
+      </p>
+      <For each={d().escapeHatches.problems}>{(p) => <p class="error">{p}</p>}</For>
+      <Show when={d().obligations.length > 0} fallback={<p class="muted">No ack-required directive was displayed{props.phase ? ` in ${props.phase}` : ''}.</p>}>
+        <table class="data">
+          <thead>
+            <tr>
+              <th>Status</th>
+              <th>Directive</th>
+              <th>Shown</th>
+              <th>To</th>
+              <th>What happened</th>
+            </tr>
+          </thead>
+          <tbody>
+            <For each={d().obligations}>
+              {(o) => (
+                <tr data-testid="obligation" data-status={o.status} data-entry={o.entryId}>
+                  <td>
+                    <span class={`badge ${STATUS_TONE[o.status]}`}>{o.status}</span>
+                  </td>
+                  <td>
+                    <span class="mono" title={o.entryId}>
+                      {shortId(o.entryId)}
+                    </span>{' '}
+                    <span class="muted">{o.priority ?? ''}</span>
+                    <div class="muted mono" title={o.traceId}>
+                      trace {shortId(o.traceId)}
+                    </div>
+                  </td>
+                  <td>
+                    {utc(o.displayedAt)}
+                    <div class="muted">
+                      {o.phase ?? '—'}
+                      {o.taskId ? ` · task ${o.taskId}` : ''}
+                    </div>
+                  </td>
+                  <td>
+                    {o.agent ?? '—'}
+                    <div class="muted">{o.mode ?? ''}</div>
+                    <Show when={o.denials !== null}>
+                      <div class="muted">
+                        denied {o.denials}/{d().escapeHatches.maxGateDenials}
+                      </div>
+                    </Show>
+                  </td>
+                  <td>
+                    <Fate o={o} maxDenials={d().escapeHatches.maxGateDenials} />
+                  </td>
+                </tr>
+              )}
+            </For>
+          </tbody>
+        </table>
+      </Show>
+    </section>
+  );
+}
