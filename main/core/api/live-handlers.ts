@@ -100,6 +100,9 @@ export function createLiveHandlers(ctx: CoreContext): Pick<CallHandlers, LiveCal
     'live.events': (_input, emit) => {
       const batcher = batchLiveEvents(emit);
       const unsubscribe = get().subscribe((event) => batcher.push(event));
+      // A subscriber may connect after a state change it cares about (the renderer's stream can
+      // open after its first `live.connect`), so every subscription starts from the current states.
+      for (const server of get().servers()) batcher.push({ type: 'server', server });
       return () => {
         unsubscribe();
         batcher.stop();
