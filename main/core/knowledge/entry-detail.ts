@@ -1,0 +1,45 @@
+import type { EntryDetail } from '../../../shared/contract/knowledge';
+import { confirmationTimeline, entryId, entryLesson, entryStatus } from './entry-fields';
+import type { KnowledgeModel, SourceEntry } from './knowledge-model';
+import { maturityVerdict } from './maturity-gate';
+import { VIOLATION_WINDOW_DAYS } from './knowledge-model';
+
+const RECENT_RECEIPTS = 50;
+
+const location = (e: SourceEntry) => ({ tier: e.tier, collection: e.collection, storeKey: e.storeKey, file: e.file, line: e.line });
+
+/** Everything the detail pane shows for one entry. */
+export function entryDetail(model: KnowledgeModel, entry: SourceEntry): EntryDetail {
+  const id = entryId(entry.value);
+  const outcomes = model.outcomes(entry);
+  const events = model.events(id);
+  const byKind: Record<string, number> = {};
+  for (const event of events) byKind[event.kind] = (byKind[event.kind] ?? 0) + 1;
+  return {
+    id,
+    ...location(entry),
+    value: { ...entry.value },
+    text: entry.text,
+    notes: entry.notes,
+    copies: model.byId(id).filter((copy) => copy !== entry).map(location),
+    outcomes,
+    markers: model.markers(entry),
+    maturity: entry.collection === 'rejected' ? null : maturityVerdict(entry.value, outcomes, model.thresholds),
+    timeline: confirmationTimeline(entry.value),
+    receipts: { total: events.length, byKind, recent: events.slice(0, RECENT_RECEIPTS) },
+    skills: model.citingSkills(id).map(({ sourceIds: _ids, ...skill }) => skill),
+    counterparts:
+      entry.collection === 'rejected'
+        ? []
+        : model.counterparts(entry).map((c) => ({
+            id: entryId(c.entry.value),
+            tier: c.entry.tier,
+            lesson: entryLesson(c.entry.value),
+            status: entryStatus(c.entry.value),
+            similarity: c.similarity,
+            exact: c.exact,
+          })),
+    asOf: new Date(model.asOf).toISOString(),
+    windowDays: VIOLATION_WINDOW_DAYS,
+  };
+}

@@ -1,0 +1,257 @@
+import { entryId, entryLesson, entryScope, entryStatus, str, type RawEntry } from './entry-fields';
+import { BigramCorpus, NearDuplicateIndex, normalizeLesson } from './similarity';
+import { isActiveStatus, type KnowledgeThresholds } from './thresholds';
+import { baseScore, contextualScore, directiveScore, isDirectiveEntry, phaseCategories, type BaseScore, type ContextualScore, type DecisionContext, type DirectiveScore } from './injection-scoring';
+import { buildDirectiveBlock, buildLessonBlock } from './injection-blocks';
+
+/**
+ * A preview of the documented injection rules: which entries the architect's
+ * `<swarm_knowledge_directives>` block (and the lesson list after it) would carry for a given
+ * decision point. It restates the plugin's reader/injector rules; it does not run the plugin.
+ */
+
+/** The injector's model-size assumption: 128k tokens at 0.33 tokens per char. */
+export const MODEL_LIMIT_CHARS = Math.floor(128_000 / 0.33);
+/** Headroom floor when `context_budget_threshold` is unset. */
+export const DEFAULT_MIN_INJECT_CHARS = 300;
+/** The reader merges tiers with a fixed 0.6 (it does not read `dedup_threshold`). */
+export const READER_DEDUP_THRESHOLD = 0.6;
+/** The injector keeps only entries at or above this confidence (`filterHighConfidenceKnowledge`). */
+export const HIGH_CONFIDENCE_FLOOR = 0.8;
+/** The reader ranks a wider window than `max_inject_count` before the contextual re-rank. */
+export const WIDE_WINDOW = 20;
+export const DIRECTIVE_BUDGET_SHARE = 0.45;
+export const LESSON_BUDGET_SHARE = 0.3;
+const MAX_EXCLUDED_EXAMPLES = 20;
+const MAX_MERGED_LISTED = 200;
+
+export interface PreviewContext extends DecisionContext {
+  /** The phase label as the plan names it, e.g. "Phase 3: Implement refunds". */
+  phase: string;
+  /** Share of the model context still free, 0–100. */
+  headroomPercent: number;
+  /** The current project's name (hive lessons from it get a small penalty and no "(from: …)"). */
+  projectName?: string | undefined;
+}
+
+export interface PreviewSources {
+  /** Project (or link-tier) entries in file order. */
+  swarm: readonly RawEntry[];
+  hive: readonly RawEntry[];
+  /** `knowledge-retractions.jsonl` records; their `normalized_lesson`s are suppressed. */
+  retractions?: readonly RawEntry[];
+}
+
+export type Regime = 'full' | 'half' | 'quarter' | 'skipped';
+
+export type ExclusionReason = 'inactive_status' | 'scope_filter' | 'retracted' | 'hive_disabled';
+
+export interface MergedDuplicate {
+  keptId: string;
+  droppedId: string;
+  kind: 'exact' | 'hive_near_duplicate' | 'swarm_near_duplicate';
+  similarity: number;
+}
+
+export interface PreviewLine {
+  id: string;
+  tier: string;
+  lesson: string;
+  priority: string | null;
+  confidence: number;
+  /** Order after the contextual re-rank (1-based). */
+  rank: number;
+  /** `critical_match` entries are placed first (a critical directive that hit the context). */
+  pass: 'critical_match' | 'score';
+  baseScore: BaseScore;
+  directive: DirectiveScore;
+  contextual: ContextualScore;
+  selection: 'selected' | 'beyond_max_inject_count' | 'below_confidence_floor';
+  directiveBlock: 'included' | 'cut_by_budget' | 'not_a_directive' | null;
+  lessonBlock: 'included' | 'cut_by_budget' | null;
+}
+
+export interface InjectionPreview {
+  regime: Regime;
+  headroomChars: number;
+  modelLimitChars: number;
+  minInjectChars: number;
+  effectiveBudget: number;
+  directiveBudget: number;
+  lessonBudget: number;
+  maxInjectCount: number;
+  /** Candidates of the wide window in final order, with every score component. */
+  lines: PreviewLine[];
+  /** The first merges (at most MAX_MERGED_LISTED); `mergedCount` says how many there were. */
+  merged: MergedDuplicate[];
+  mergedCount: number;
+  excluded: { reason: ExclusionReason; count: number; examples: { id: string; lesson: string }[] }[];
+  directiveBlock: string | null;
+  lessonBlock: string | null;
+  /** Ids in the order they appear in the directive block. */
+  directiveIds: string[];
+  consideredCount: number;
+  rules: string[];
+}
+
+export function budgetRegime(headroomPercent: number, t: Pick<KnowledgeThresholds, 'inject_char_budget' | 'context_budget_threshold'>) {
+  const pct = Math.max(0, Math.min(100, headroomPercent));
+  const headroomChars = Math.floor((MODEL_LIMIT_CHARS * pct) / 100);
+  const minInjectChars = t.context_budget_threshold ?? DEFAULT_MIN_INJECT_CHARS;
+  const max = t.inject_char_budget;
+  let regime: Regime;
+  let effectiveBudget: number;
+  // Regimes compare the share directly (the plugin compares chars against 60 % / 20 % of the limit).
+  if (headroomChars < minInjectChars) [regime, effectiveBudget] = ['skipped', 0];
+  else if (pct >= 60) [regime, effectiveBudget] = ['full', max];
+  else if (pct >= 20) [regime, effectiveBudget] = ['half', Math.floor(max * 0.5)];
+  else [regime, effectiveBudget] = ['quarter', Math.floor(max * 0.25)];
+  return { regime, headroomChars, minInjectChars, effectiveBudget };
+}
+
+/** Hive first; a swarm lesson is dropped when it repeats a kept lesson exactly or is a near-duplicate of a hive or earlier swarm lesson. */
+function mergeTiers(hive: readonly RawEntry[], swarm: readonly RawEntry[]) {
+  const all = [...hive, ...swarm];
+  const corpus = new BigramCorpus(all.map(entryLesson), READER_DEDUP_THRESHOLD);
+  const hiveIndex = new NearDuplicateIndex(corpus);
+  hive.forEach((_, i) => hiveIndex.add(i));
+  const keptSwarm = new NearDuplicateIndex(corpus);
+  const seen = new Map<string, number>();
+  hive.forEach((entry, i) => seen.set(normalizeLesson(entryLesson(entry)), i));
+  const kept: RawEntry[] = [...hive];
+  const merged: MergedDuplicate[] = [];
+  for (let s = 0; s < swarm.length; s++) {
+    const index = hive.length + s;
+    const entry = swarm[s]!;
+    const normal = normalizeLesson(entryLesson(entry));
+    const drop = (keptAt: number, kind: MergedDuplicate['kind'], similarity: number) =>
+      merged.push({ keptId: entryId(all[keptAt]!), droppedId: entryId(entry), kind, similarity });
+    const exact = seen.get(normal);
+    if (exact !== undefined) {
+      drop(exact, 'exact', 1);
+      continue;
+    }
+    const hiveMatch = hiveIndex.findFirst(index);
+    if (hiveMatch) {
+      drop(hiveMatch.index, 'hive_near_duplicate', hiveMatch.similarity);
+      continue;
+    }
+    const swarmMatch = keptSwarm.findFirst(index);
+    if (swarmMatch) {
+      drop(swarmMatch.index, 'swarm_near_duplicate', swarmMatch.similarity);
+      continue;
+    }
+    seen.set(normal, index);
+    keptSwarm.add(index);
+    kept.push(entry);
+  }
+  return { kept, merged };
+}
+
+const time = (entry: RawEntry) => Date.parse(str(entry.created_at) ?? '') || 0;
+
+export function previewInjection(sources: PreviewSources, ctx: PreviewContext, t: KnowledgeThresholds): InjectionPreview {
+  const budget = budgetRegime(ctx.headroomPercent, t);
+  const retracted = new Set((sources.retractions ?? []).map((r) => str(r.normalized_lesson)).filter((v): v is string => !!v));
+  const excluded = new Map<ExclusionReason, { count: number; examples: { id: string; lesson: string }[] }>();
+  const exclude = (entry: RawEntry, reason: ExclusionReason) => {
+    const bucket = excluded.get(reason) ?? { count: 0, examples: [] };
+    bucket.count++;
+    if (bucket.examples.length < MAX_EXCLUDED_EXAMPLES) bucket.examples.push({ id: entryId(entry), lesson: entryLesson(entry) });
+    excluded.set(reason, bucket);
+  };
+  const eligible = (entry: RawEntry) => {
+    if (!isActiveStatus(entryStatus(entry))) return exclude(entry, 'inactive_status'), false;
+    if (!t.scope_filter.includes(entryScope(entry))) return exclude(entry, 'scope_filter'), false;
+    if (retracted.has(normalizeLesson(entryLesson(entry)))) return exclude(entry, 'retracted'), false;
+    return true;
+  };
+  const hive = t.hive_enabled ? sources.hive.filter(eligible) : (sources.hive.forEach((e) => exclude(e, 'hive_disabled')), []);
+  const swarm = sources.swarm.filter(eligible);
+  const { kept, merged } = mergeTiers(hive, swarm);
+
+  const categories = phaseCategories(ctx.phase);
+  const scored = kept.map((entry) => ({ entry, base: baseScore(entry, ctx.phase, ctx.projectName, categories) }));
+  scored.sort((a, b) => {
+    const diff = b.base.base - a.base.base;
+    return Math.abs(diff) > 0.001 ? diff : time(b.entry) - time(a.entry);
+  });
+  const window = scored.slice(0, Math.max(WIDE_WINDOW, t.max_inject_count));
+  const rescored = window
+    .map((item) => {
+      const directive = directiveScore(item.entry, ctx);
+      return { ...item, directive, contextual: contextualScore(item.entry, item.base.base, directive, t.directive_min_confidence) };
+    })
+    .sort((a, b) => b.contextual.final - a.contextual.final);
+
+  const isCriticalMatch = (item: (typeof rescored)[number]) =>
+    item.entry.directive_priority === 'critical' && (item.directive.triggerHit || item.directive.toolHit || item.directive.agentHit);
+  const ordered = [...rescored.filter(isCriticalMatch), ...rescored.filter((item) => !isCriticalMatch(item))];
+  const topIds = new Set(ordered.slice(0, t.max_inject_count).map((item) => entryId(item.entry)));
+  const selected = ordered.filter((item) => topIds.has(entryId(item.entry)) && item.base.confidence >= HIGH_CONFIDENCE_FLOOR);
+
+  const skipped = budget.regime === 'skipped';
+  const directiveBudget = Math.floor(budget.effectiveBudget * DIRECTIVE_BUDGET_SHARE);
+  const lessonBudget = Math.floor(budget.effectiveBudget * LESSON_BUDGET_SHARE);
+  const directiveEntries = selected.map((item) => item.entry).filter(isDirectiveEntry);
+  const directives = skipped ? { text: null, includedIds: [], cutIds: directiveEntries.map(entryId) } : buildDirectiveBlock(directiveEntries, directiveBudget, t.max_lesson_display_chars);
+  const lessons = skipped
+    ? { text: null, includedIds: [], cutIds: selected.map((item) => entryId(item.entry)) }
+    : buildLessonBlock(selected.map((item) => item.entry), lessonBudget, t.max_lesson_display_chars, ctx.projectName);
+  const inDirectives = new Set(directives.includedIds);
+  const inLessons = new Set(lessons.includedIds);
+  const selectedIds = new Set(selected.map((item) => entryId(item.entry)));
+
+  const lines: PreviewLine[] = ordered.map((item, index) => {
+    const id = entryId(item.entry);
+    const isSelected = selectedIds.has(id);
+    return {
+      id,
+      tier: str(item.entry.tier) ?? 'swarm',
+      lesson: entryLesson(item.entry),
+      priority: str(item.entry.directive_priority) ?? null,
+      confidence: item.base.confidence,
+      rank: index + 1,
+      pass: isCriticalMatch(item) ? 'critical_match' : 'score',
+      baseScore: item.base,
+      directive: item.directive,
+      contextual: item.contextual,
+      selection: isSelected ? 'selected' : topIds.has(id) ? 'below_confidence_floor' : 'beyond_max_inject_count',
+      directiveBlock: !isSelected ? null : !isDirectiveEntry(item.entry) ? 'not_a_directive' : inDirectives.has(id) ? 'included' : 'cut_by_budget',
+      lessonBlock: !isSelected ? null : inLessons.has(id) ? 'included' : 'cut_by_budget',
+    };
+  });
+
+  return {
+    regime: budget.regime,
+    headroomChars: budget.headroomChars,
+    modelLimitChars: MODEL_LIMIT_CHARS,
+    minInjectChars: budget.minInjectChars,
+    effectiveBudget: budget.effectiveBudget,
+    directiveBudget,
+    lessonBudget,
+    maxInjectCount: t.max_inject_count,
+    lines,
+    merged: merged.slice(0, MAX_MERGED_LISTED),
+    mergedCount: merged.length,
+    excluded: [...excluded.entries()].map(([reason, bucket]) => ({ reason, ...bucket })),
+    directiveBlock: directives.text,
+    lessonBlock: lessons.text,
+    directiveIds: directives.includedIds,
+    consideredCount: kept.length,
+    rules: PREVIEW_RULES,
+  };
+}
+
+/** What the preview assumes, shown next to the result so nobody mistakes it for a trace. */
+export const PREVIEW_RULES: string[] = [
+  'Only the architect receives the block; agent and tool stand for the decision point (applies_to_agents / applies_to_tools).',
+  `Excluded: inactive statuses (archived, quarantined, quarantined_unactionable), scopes outside scope_filter, retracted lessons.`,
+  `Tiers merged hive-first; a swarm lesson repeating a kept lesson, or a near-duplicate (word-bigram Jaccard ≥ ${READER_DEDUP_THRESHOLD}) of a hive or earlier swarm lesson, is dropped.`,
+  'Base score = 0.40·category(phase) + 0.35·confidence + 0.25·keywords + 0.05 hive − 0.05 same-project hive, clamped to [0,1]; ties go to the newer entry.',
+  `The top ${WIDE_WINDOW} by base score are re-ranked: + 0.5 trigger hit + 0.35 tool hit + 0.25 agent hit + priority (critical 0.4, high 0.2, medium 0.1), capped at 1; + 0.25 when confidence ≥ directive_min_confidence and tool or agent hit; + 0.05 with a generated skill; final capped at 1.`,
+  'Critical directives that hit the context go first, then the rest by final score, up to max_inject_count.',
+  `Only entries with confidence ≥ ${HIGH_CONFIDENCE_FLOOR} are injected.`,
+  'Headroom ≥ 60 % → full inject_char_budget, ≥ 20 % → half, below → quarter; skipped below context_budget_threshold chars (300 when unset).',
+  `The directive block gets ${DIRECTIVE_BUDGET_SHARE * 100} % of the budget and the lesson list ${LESSON_BUDGET_SHARE * 100} %; whole records are cut from the end; lessons are cut to max_lesson_display_chars.`,
+];

@@ -1,0 +1,197 @@
+/**
+ * The plugin's near-duplicate rule (`normalize`, `wordBigrams`, `jaccardBigram` in
+ * `src/hooks/knowledge-store.ts`): lower-case, punctuation to spaces, collapse whitespace,
+ * word bigrams, Jaccard over the bigram sets. Two texts without any bigram count as equal
+ * (similarity 1), exactly as the plugin computes it.
+ */
+export function normalizeLesson(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^\w\s]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+export function wordBigrams(text: string): Set<string> {
+  const words = normalizeLesson(text).split(' ').filter(Boolean);
+  const bigrams = new Set<string>();
+  for (let i = 0; i < words.length - 1; i++) bigrams.add(`${words[i]} ${words[i + 1]}`);
+  return bigrams;
+}
+
+export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size === 0 && b.size === 0) return 1;
+  let shared = 0;
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  for (const token of small) if (large.has(token)) shared++;
+  return shared / (a.size + b.size - shared);
+}
+
+export const lessonSimilarity = (a: string, b: string): number => jaccard(wordBigrams(a), wordBigrams(b));
+
+/**
+ * Finding near-duplicates without comparing every pair. Tokens are ordered rarest first over
+ * the whole corpus; two sets can reach Jaccard ≥ t only if their first `size − ⌈t·size⌉ + 1`
+ * tokens (their prefixes) share one (prefix filtering), so only records sharing a prefix token
+ * are compared, and each comparison is exact. Sets without bigrams are handled apart: by the
+ * plugin's rule they are all equal to each other and different from everything else.
+ */
+export class BigramCorpus {
+  readonly sets: Set<string>[];
+  private readonly order: Map<string, number>;
+
+  constructor(texts: readonly string[], readonly threshold: number) {
+    this.sets = texts.map((text) => wordBigrams(text));
+    const frequency = new Map<string, number>();
+    for (const set of this.sets) for (const token of set) frequency.set(token, (frequency.get(token) ?? 0) + 1);
+    const ranked = [...frequency.keys()].sort((x, y) => frequency.get(x)! - frequency.get(y)! || (x < y ? -1 : x > y ? 1 : 0));
+    this.order = new Map(ranked.map((token, rank) => [token, rank]));
+  }
+
+  /** The tokens of record `i` that must be indexed/probed (its prefix, rarest first). */
+  prefix(i: number): string[] {
+    const tokens = [...this.sets[i]!].sort((x, y) => this.order.get(x)! - this.order.get(y)!);
+    const t = Math.max(0, Math.min(1, this.threshold));
+    const length = t === 0 ? tokens.length : tokens.length - Math.ceil(t * tokens.length - 1e-9) + 1;
+    return tokens.slice(0, Math.max(0, Math.min(tokens.length, length)));
+  }
+
+  similarity(i: number, j: number): number {
+    return jaccard(this.sets[i]!, this.sets[j]!);
+  }
+
+  /** Could `j` reach the threshold against `i` at all, judging by sizes? */
+  sizeCompatible(i: number, j: number): boolean {
+    const [a, b] = [this.sets[i]!.size, this.sets[j]!.size];
+    return Math.min(a, b) >= this.threshold * Math.max(a, b) - 1e-9;
+  }
+}
+
+/**
+ * An incremental index over records of a corpus: add records, then ask for the first indexed
+ * record at or above the threshold (optionally among those `accept` admits).
+ */
+export class NearDuplicateIndex {
+  private readonly postings = new Map<string, number[]>();
+  private readonly bigramless: number[] = [];
+
+  constructor(private readonly corpus: BigramCorpus) {}
+
+  add(i: number): void {
+    if (this.corpus.sets[i]!.size === 0) {
+      this.bigramless.push(i);
+      return;
+    }
+    for (const token of this.corpus.prefix(i)) {
+      const list = this.postings.get(token);
+      if (list) list.push(i);
+      else this.postings.set(token, [i]);
+    }
+  }
+
+  findFirst(i: number, accept: (j: number) => boolean = () => true): { index: number; similarity: number } | null {
+    if (this.corpus.sets[i]!.size === 0) {
+      const j = this.bigramless.find((k) => k !== i && accept(k));
+      return j === undefined ? null : { index: j, similarity: 1 };
+    }
+    const checked = new Set<number>();
+    for (const token of this.corpus.prefix(i)) {
+      for (const j of this.postings.get(token) ?? []) {
+        if (j === i || checked.has(j)) continue;
+        checked.add(j);
+        if (!accept(j) || !this.corpus.sizeCompatible(i, j)) continue;
+        const similarity = this.corpus.similarity(i, j);
+        if (similarity >= this.corpus.threshold) return { index: j, similarity };
+      }
+    }
+    return null;
+  }
+}
+
+export interface Components {
+  /** Component id (smallest member index) of each record. */
+  root: number[];
+  /** The links that joined components (a spanning forest), with their similarity. */
+  links: { a: number; b: number; similarity: number }[];
+}
+
+/**
+ * Up to this many lessons the components are exact (the plugin caps its stores at 100 swarm /
+ * 200 hive entries, far below). Above it — synthetic benchmark workspaces — a probe compares
+ * against only the newest PROBES_PER_GROUP members of each other component sharing a prefix
+ * token, so a lesson similar only to an old member of a huge cluster can be missed.
+ */
+export const EXACT_COMPONENTS_UP_TO = 5_000;
+export const PROBES_PER_GROUP = 4;
+
+/**
+ * Connected components of "is a near-duplicate of" (Jaccard ≥ threshold) in time close to
+ * linear even when thousands of lessons are variations of one template: postings are grouped
+ * by component, and a whole group already joined to the probe is skipped without comparing
+ * its members.
+ */
+export function nearDuplicateComponents(texts: readonly string[], threshold: number): Components {
+  const corpus = new BigramCorpus(texts, threshold);
+  const probesPerGroup = texts.length <= EXACT_COMPONENTS_UP_TO ? Number.POSITIVE_INFINITY : PROBES_PER_GROUP;
+  const parent = texts.map((_, i) => i);
+  const find = (i: number): number => {
+    while (parent[i] !== i) {
+      parent[i] = parent[parent[i]!]!;
+      i = parent[i]!;
+    }
+    return i;
+  };
+  const links: Components['links'] = [];
+  const union = (a: number, b: number, similarity: number) => {
+    const [ra, rb] = [find(a), find(b)];
+    if (ra === rb) return;
+    parent[Math.max(ra, rb)] = Math.min(ra, rb);
+    links.push({ a: Math.min(a, b), b: Math.max(a, b), similarity });
+  };
+  // token → component root (as last seen) → members indexed under that token
+  const postings = new Map<string, Map<number, number[]>>();
+  let firstBigramless = -1;
+  for (let i = 0; i < texts.length; i++) {
+    if (corpus.sets[i]!.size === 0) {
+      if (firstBigramless < 0) firstBigramless = i;
+      else union(firstBigramless, i, 1);
+      continue;
+    }
+    const prefix = corpus.prefix(i);
+    for (const token of prefix) {
+      const groups = postings.get(token);
+      if (!groups) continue;
+      // Re-key groups whose components merged since they were filed.
+      for (const [key, members] of [...groups]) {
+        const root = find(key);
+        if (root === key) continue;
+        groups.delete(key);
+        const into = groups.get(root);
+        if (into) into.push(...members);
+        else groups.set(root, members);
+      }
+      for (const [root, members] of groups) {
+        if (root === find(i)) continue;
+        // Newest members first (bounded only above EXACT_COMPONENTS_UP_TO lessons).
+        for (let k = members.length - 1, probes = 0; k >= 0 && probes < probesPerGroup; k--, probes++) {
+          const j = members[k]!;
+          if (!corpus.sizeCompatible(i, j)) continue;
+          const similarity = corpus.similarity(i, j);
+          if (similarity >= threshold) {
+            union(i, j, similarity);
+            break;
+          }
+        }
+      }
+    }
+    const root = find(i);
+    for (const token of prefix) {
+      let groups = postings.get(token);
+      if (!groups) postings.set(token, (groups = new Map()));
+      const members = groups.get(root);
+      if (members) members.push(i);
+      else groups.set(root, [i]);
+    }
+  }
+  return { root: texts.map((_, i) => find(i)), links };
+}

@@ -1,0 +1,176 @@
+import { createEffect, createMemo, For, Show, type Accessor, type JSX } from 'solid-js';
+import './table.css';
+import { createVirtualizer } from '@tanstack/solid-virtual';
+import { columnOrderingFeature, columnVisibilityFeature, createColumnHelper, createTable, rowSortingFeature, tableFeatures } from '@tanstack/solid-table';
+import type { PagedRows } from './paged-rows';
+import { resolveOrder, type ColumnState, type SortState } from './table-state';
+
+/**
+ * A reusable virtualised data grid over a server-side paged list. TanStack Table (v9,
+ * `createTable` + `tableFeatures`) owns the column model — visibility, order and manual
+ * (server-side) sorting — and TanStack Virtual renders only the rows in view, so 100,000
+ * rows scroll like 40. Rows have a fixed height: no measuring while scrolling.
+ */
+export interface TableColumn<Row> {
+  id: string;
+  header: string;
+  /** Width in px. */
+  width: number;
+  sortable?: boolean;
+  align?: 'left' | 'right';
+  /** Renders the cell as TEXT/elements — never as HTML. */
+  cell: (row: Row) => JSX.Element;
+}
+
+export interface TableApi {
+  scrollToIndex(index: number): void;
+  /** Index of the first row in view. */
+  firstVisibleIndex(): number;
+  /** Shifts the scroll position by whole rows (keeps the same rows under the cursor after an insert above). */
+  shiftRows(delta: number): void;
+  focus(): void;
+}
+
+const features = tableFeatures({ columnVisibilityFeature, columnOrderingFeature, rowSortingFeature });
+
+export interface VirtualTableProps<Row> {
+  label: string;
+  columns: TableColumn<Row>[];
+  rows: PagedRows<Row>;
+  rowKey: (row: Row) => string;
+  sort: Accessor<SortState>;
+  onSort: (next: SortState) => void;
+  columnState: Accessor<ColumnState>;
+  selectedIndex: Accessor<number>;
+  onSelect: (index: number) => void;
+  onOpen: (index: number) => void;
+  rowClass?: (row: Row | undefined, index: number) => string;
+  rowHeight?: number;
+  api?: (api: TableApi) => void;
+  empty?: JSX.Element;
+}
+
+/** Must match `.vt-header { height }` in table.css (a style attribute would break the CSP). */
+const HEADER_HEIGHT = 30;
+
+export function VirtualTable<Row extends Record<string, any>>(props: VirtualTableProps<Row>): JSX.Element {
+  const rowHeight = props.rowHeight ?? 28;
+  const helper = createColumnHelper<typeof features, Row>();
+  const byId = new Map(props.columns.map((c) => [c.id, c]));
+  const allIds = props.columns.map((c) => c.id);
+  const table = createTable({
+    features,
+    columns: helper.columns(props.columns.map((c) => helper.display({ id: c.id, header: c.header, enableSorting: c.sortable !== false }))),
+    data: [] as Row[],
+    manualSorting: true,
+    enableSortingRemoval: false,
+    enableMultiSort: false,
+    get state() {
+      const state = props.columnState();
+      return {
+        sorting: [props.sort()],
+        columnOrder: resolveOrder(state.order, allIds),
+        columnVisibility: Object.fromEntries(state.hidden.map((id) => [id, false])),
+      };
+    },
+    onSortingChange: (updater) => {
+      const next = typeof updater === 'function' ? updater([props.sort()]) : updater;
+      if (next[0]) props.onSort({ id: next[0].id, desc: next[0].desc });
+    },
+  });
+
+  const visible = createMemo(() => table.getVisibleLeafColumns().map((column) => byId.get(column.id)!).filter(Boolean));
+  const template = createMemo(() => visible().map((c) => `${c.width}px`).join(' '));
+  const totalWidth = createMemo(() => visible().reduce((sum, c) => sum + c.width, 0));
+
+  let scrollElement: HTMLDivElement | undefined;
+  const virtualizer = createVirtualizer({
+    get count() {
+      return props.rows.total();
+    },
+    getScrollElement: () => scrollElement ?? null,
+    estimateSize: () => rowHeight,
+    overscan: 12,
+    scrollMargin: HEADER_HEIGHT,
+  });
+
+  createEffect(() => {
+    const items = virtualizer.getVirtualItems();
+    if (items.length === 0) {
+      props.rows.ensureRange(0, 1);
+      return;
+    }
+    props.rows.ensureRange(items[0]!.index - 100, items[items.length - 1]!.index + 100);
+  });
+
+  props.api?.({
+    scrollToIndex: (index) => virtualizer.scrollToIndex(index, { align: 'auto' }),
+    firstVisibleIndex: () => Math.max(0, Math.floor(((scrollElement?.scrollTop ?? 0)) / rowHeight)),
+    shiftRows(delta) {
+      if (scrollElement && delta !== 0) scrollElement.scrollTop += delta * rowHeight;
+    },
+    focus: () => scrollElement?.focus(),
+  });
+
+  const sortSymbol = (id: string) => {
+    const sort = props.sort();
+    return sort.id === id ? (sort.desc ? ' ▼' : ' ▲') : '';
+  };
+
+  return (
+    <div class="vt" role="grid" aria-label={props.label} aria-rowcount={props.rows.total() + 1} aria-colcount={visible().length}>
+      <div class="vt-scroll" ref={scrollElement} tabindex="0" data-testid="table-scroll">
+        <div class="vt-header" role="row" aria-rowindex={1} style={{ 'grid-template-columns': template(), width: `${totalWidth()}px` }}>
+          <For each={table.getHeaderGroups()[0]?.headers ?? []}>
+            {(header) => {
+              const column = byId.get(header.column.id)!;
+              const sortable = () => header.column.getCanSort();
+              return (
+                <div
+                  role="columnheader"
+                  class="vt-th"
+                  classList={{ sortable: sortable(), right: column.align === 'right' }}
+                  aria-sort={props.sort().id === column.id ? (props.sort().desc ? 'descending' : 'ascending') : 'none'}
+                  onClick={(event) => sortable() && header.column.getToggleSortingHandler()?.(event)}
+                  title={sortable() ? `Sort by ${column.header}` : column.header}
+                >
+                  {column.header}
+                  {sortSymbol(column.id)}
+                </div>
+              );
+            }}
+          </For>
+        </div>
+        <div class="vt-body" style={{ height: `${virtualizer.getTotalSize()}px`, width: `${totalWidth()}px` }}>
+          {/* <For> keyed by row index: scrolling creates only the rows that enter the window and
+              leaves the others untouched (an <Index> would re-render every row on every frame). */}
+          <For each={virtualizer.getVirtualItems()}>
+            {(item) => {
+              const row = () => props.rows.rowAt(item.index);
+              return (
+                <div
+                  role="row"
+                  aria-rowindex={item.index + 2}
+                  aria-selected={props.selectedIndex() === item.index}
+                  data-index={item.index}
+                  data-key={row() ? props.rowKey(row()!) : undefined}
+                  class={`vt-row ${props.rowClass?.(row(), item.index) ?? ''}${props.selectedIndex() === item.index ? ' selected' : ''}${row() ? '' : ' placeholder'}`}
+                  style={{ transform: `translateY(${item.start - HEADER_HEIGHT}px)`, height: `${rowHeight}px`, 'grid-template-columns': template() }}
+                  onClick={() => props.onSelect(item.index)}
+                  onDblClick={() => props.onOpen(item.index)}
+                >
+                  <Show when={row()} fallback={<div role="gridcell" class="vt-td muted">…</div>}>
+                    {(loaded) => <For each={visible()}>{(column) => <div role="gridcell" class="vt-td" classList={{ right: column.align === 'right' }}>{column.cell(loaded())}</div>}</For>}
+                  </Show>
+                </div>
+              );
+            }}
+          </For>
+        </div>
+        <Show when={props.rows.total() === 0 && !props.rows.loading()}>
+          <div class="vt-empty">{props.empty ?? 'No rows.'}</div>
+        </Show>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,54 @@
+import { createSignal, For, Show, type JSX } from 'solid-js';
+import { createQuery } from '../../api/query';
+
+/** Stores whose defects bear on knowledge entries and their counters. */
+const KNOWLEDGE_STORE = /^(knowledge|hive)/;
+
+function StoreDefects(props: { store: string; label: string; defects: number; status: string; message: string }) {
+  const [open, setOpen] = createSignal(false);
+  const list = createQuery('stores.defects', () => (open() ? { store: props.store, limit: 200 } : false));
+  return (
+    <section class="banner" classList={{ danger: props.status === 'unreadable' || props.status === 'not_a_file', warn: props.status !== 'unreadable' }} aria-label={`Defects in ${props.label}`} data-testid={`defects-${props.store}`}>
+      <div class="banner-line">
+        <strong>{props.label}</strong>
+        <span>{props.defects > 0 ? `${props.defects} defect${props.defects === 1 ? '' : 's'}` : props.message}</span>
+        <Show when={props.defects > 0}>
+          <button type="button" class="link" aria-expanded={open()} onClick={() => setOpen(!open())}>
+            {open() ? 'hide' : 'show'} lines
+          </button>
+        </Show>
+      </div>
+      <Show when={open() && list.data()}>
+        {(page) => (
+          <ul class="defect-list">
+            <For each={page().items}>
+              {(d) => (
+                <li>
+                  <code>
+                    {d.file}:{d.line}
+                  </code>{' '}
+                  <span class="badge muted">{d.kind}</span> {d.reason}
+                </li>
+              )}
+            </For>
+            <Show when={page().total > page().items.length}>
+              <li class="muted">… and {page().total - page().items.length} more</li>
+            </Show>
+          </ul>
+        )}
+      </Show>
+    </section>
+  );
+}
+
+/** One banner per knowledge-family store that has defects or cannot be read; never hidden. */
+export function DefectBanners(props: { version: () => number }): JSX.Element {
+  const summary = createQuery('stores.summary', () => (props.version(), {}));
+  const affected = () =>
+    (summary.data()?.stores ?? []).filter((s) => KNOWLEDGE_STORE.test(s.key) && (s.defects > 0 || s.status === 'unreadable' || s.status === 'not_a_file'));
+  return (
+    <div class="defect-banners">
+      <For each={affected()}>{(s) => <StoreDefects store={s.key} label={s.label} defects={s.defects} status={s.status} message={s.message} />}</For>
+    </div>
+  );
+}

@@ -1,0 +1,53 @@
+import { createSignal, For, Show, type JSX } from 'solid-js';
+import { isSelected, type ListFilter } from './knowledge-query';
+import type { Facets } from './use-entries';
+
+const ORDER: { key: ListFilter; label: string }[] = [
+  { key: 'collection', label: 'Collection' },
+  { key: 'tier', label: 'Tier' },
+  { key: 'status', label: 'Status' },
+  { key: 'category', label: 'Category' },
+  { key: 'priority', label: 'Priority' },
+  { key: 'scope', label: 'Scope' },
+  { key: 'tags', label: 'Tags' },
+  { key: 'project', label: 'Project' },
+];
+const SHOWN = 8;
+
+function FacetGroup(props: { label: string; name: ListFilter; values: { value: string | null; count: number }[]; params: Record<string, string>; onToggle: (key: ListFilter, value: string) => void }) {
+  const [all, setAll] = createSignal(false);
+  const values = () => props.values.filter((v): v is { value: string; count: number } => v.value !== null);
+  return (
+    <fieldset class="facet">
+      <legend>{props.label}</legend>
+      <For each={all() ? values() : values().slice(0, SHOWN)}>
+        {(item) => (
+          <label class="facet-value">
+            <input type="checkbox" checked={isSelected(props.params, props.name, item.value)} onChange={() => props.onToggle(props.name, item.value)} />
+            <span class="facet-name">{item.value}</span>
+            <span class="facet-count">{item.count}</span>
+          </label>
+        )}
+      </For>
+      <Show when={values().length > SHOWN}>
+        <button type="button" class="link" onClick={() => setAll(!all())}>
+          {all() ? 'fewer' : `all ${values().length}`}
+        </button>
+      </Show>
+      <Show when={values().length === 0}>
+        <span class="muted">none</span>
+      </Show>
+    </fieldset>
+  );
+}
+
+/** Facet counts of the current search; a facet's own selection does not hide its other values. */
+export function FacetPanel(props: { facets: Facets | null; params: Record<string, string>; onToggle: (key: ListFilter, value: string) => void }): JSX.Element {
+  return (
+    <aside class="facets" aria-label="Facets">
+      <Show when={props.facets} fallback={<p class="muted">Counting…</p>}>
+        {(facets) => <For each={ORDER}>{(group) => <FacetGroup label={group.label} name={group.key} values={facets()[group.key] ?? []} params={props.params} onToggle={props.onToggle} />}</For>}
+      </Show>
+    </aside>
+  );
+}

@@ -1,0 +1,209 @@
+import { createMemo, createSignal, Show, type JSX } from 'solid-js';
+import './knowledge.css';
+import { useApi } from '../../api/port';
+import { ColumnChooser } from '../../components/table/ColumnChooser';
+import { VirtualTable, type TableApi } from '../../components/table/VirtualTable';
+import { formatSort, type ColumnState, type SortState } from '../../components/table/table-state';
+import { useRouter } from '../../state/router-context';
+import { useWorkspace } from '../../state/workspace';
+import { Cheatsheet } from './Cheatsheet';
+import { DEFAULT_HIDDEN, KNOWLEDGE_COLUMNS } from './columns';
+import { DefectBanners } from './DefectBanners';
+import { DetailPane, type DetailTarget } from './DetailPane';
+import { downloadText } from './download';
+import { FacetPanel } from './FacetPanel';
+import { Inboxes } from './Inboxes';
+import { useListKeys } from './keyboard';
+import { entriesInput, queryFromParams, toggleValue } from './knowledge-query';
+import { rowKey } from './rows';
+import { createEntries, followStoreChanges } from './use-entries';
+
+const ALL_IDS = KNOWLEDGE_COLUMNS.map((c) => c.id);
+
+/** `cols=lesson,status,…` lists the visible columns in order. */
+function columnState(param: string | undefined): ColumnState {
+  if (!param) return { order: ALL_IDS, hidden: DEFAULT_HIDDEN };
+  const visible = param.split(',').filter((id) => ALL_IDS.includes(id));
+  if (!visible.length) return { order: ALL_IDS, hidden: DEFAULT_HIDDEN };
+  return { order: [...visible, ...ALL_IDS.filter((id) => !visible.includes(id))], hidden: ALL_IDS.filter((id) => !visible.includes(id)) };
+}
+
+export function KnowledgeView(): JSX.Element {
+  const api = useApi();
+  const router = useRouter();
+  const workspace = useWorkspace();
+  const params = () => router.route().params;
+  const query = createMemo(() => queryFromParams(params()), undefined, { equals: (a, b) => JSON.stringify(a) === JSON.stringify(b) });
+  const [version, setVersion] = createSignal(0);
+  const entries = createEntries(api, query, workspace.epoch);
+  const [selected, setSelected] = createSignal(0);
+  const [help, setHelp] = createSignal(false);
+  const [exporting, setExporting] = createSignal<string | null>(null);
+  const [newAbove, setNewAbove] = createSignal(0);
+  let table: TableApi | undefined;
+  let search: HTMLInputElement | undefined;
+
+  const tab = () => (params().tab === 'inboxes' ? 'inboxes' : 'table');
+  const detailTarget = (): DetailTarget | null => (params().open ? { id: params().open!, tier: (params().openTier as DetailTarget['tier']) || undefined } : null);
+  const openTarget = (target: DetailTarget | null) => router.setParams({ open: target?.id ?? null, openTier: target?.tier ?? null });
+  const openSelected = () => {
+    const row = entries.rows.rowAt(selected());
+    if (row?.id) openTarget({ id: row.id, tier: row.tier });
+  };
+  const select = (index: number) => {
+    const total = entries.rows.total();
+    if (total === 0) return;
+    const next = Math.max(0, Math.min(total - 1, index));
+    setSelected(next);
+    table?.scrollToIndex(next);
+    if (detailTarget()) {
+      const row = entries.rows.rowAt(next);
+      if (row?.id) openTarget({ id: row.id, tier: row.tier });
+    }
+  };
+
+  useListKeys({
+    move: (step) => tab() === 'table' && select(selected() + step),
+    open: () => tab() === 'table' && openSelected(),
+    focusSearch: () => search?.focus(),
+    toggleHelp: () => setHelp(!help()),
+    escape: () => {
+      if (help()) setHelp(false);
+      else if (document.activeElement === search) search?.blur();
+      else if (detailTarget()) openTarget(null);
+    },
+  });
+
+  // Live: refetch the loaded rows, mark what arrived or changed, keep the rows under the cursor still.
+  followStoreChanges(api, async () => {
+    const anchorIndex = table?.firstVisibleIndex() ?? 0;
+    const anchorRow = entries.rows.rowAt(anchorIndex);
+    const selectedRow = entries.rows.rowAt(selected());
+    const result = await entries.refresh(anchorRow ? rowKey(anchorRow) : null);
+    if (result.shift !== 0) table?.shiftRows(result.shift);
+    if (result.shift > 0) setNewAbove(newAbove() + result.shift);
+    if (selectedRow) {
+      const moved = result.newIndexOf(rowKey(selectedRow));
+      if (moved !== undefined) setSelected(moved);
+    }
+    setVersion((v) => v + 1);
+  });
+
+  let searchTimer: ReturnType<typeof setTimeout> | undefined;
+  const onSearch = (text: string) => {
+    clearTimeout(searchTimer);
+    searchTimer = setTimeout(() => {
+      setSelected(0);
+      setNewAbove(0);
+      router.setParams({ q: text.trim() || null });
+    }, 250);
+  };
+
+  const exportAs = async (format: 'jsonl' | 'csv') => {
+    setExporting(format);
+    try {
+      const input = entriesInput(query(), 0, 1, false);
+      const result = await api.call('knowledge.export', { format, filter: input.filter ?? {}, sort: input.sort ?? { field: 'updated_at', dir: 'desc' } });
+      downloadText(result.filename, result.mime, result.content);
+    } finally {
+      setExporting(null);
+    }
+  };
+
+  const setColumns = (state: ColumnState) => router.setParams({ cols: state.order.filter((id) => !state.hidden.includes(id)).join(',') });
+
+  return (
+    <div class="knowledge-view">
+      <DefectBanners version={version} />
+      <div class="toolbar">
+        <input
+          ref={search}
+          type="search"
+          class="search"
+          aria-label="Search lessons"
+          placeholder="Search lessons, tags, triggers, actions  ( / )"
+          value={params().q ?? ''}
+          onInput={(e) => onSearch(e.currentTarget.value)}
+        />
+        <div role="tablist" aria-label="Knowledge views" class="tabs">
+          <button role="tab" type="button" aria-selected={tab() === 'table'} onClick={() => router.setParams({ tab: null })}>
+            Entries
+          </button>
+          <button role="tab" type="button" aria-selected={tab() === 'inboxes'} onClick={() => router.setParams({ tab: 'inboxes' })}>
+            Inboxes
+          </button>
+        </div>
+        <span class="muted" data-testid="entry-count" aria-live="polite">
+          {entries.rows.total()} entries{entries.rows.loading() ? ' …' : ''}
+        </span>
+        <span class="spacer" />
+        <ColumnChooser columns={KNOWLEDGE_COLUMNS} state={columnState(params().cols)} onChange={setColumns} />
+        <button type="button" disabled={exporting() !== null} onClick={() => exportAs('jsonl')}>
+          Export JSONL
+        </button>
+        <button type="button" disabled={exporting() !== null} onClick={() => exportAs('csv')}>
+          Export CSV
+        </button>
+        <button type="button" aria-label="Keyboard shortcuts" onClick={() => setHelp(true)}>
+          ?
+        </button>
+      </div>
+      <Show when={entries.rows.error()}>
+        <p class="error" role="alert">
+          {entries.rows.error()}
+        </p>
+      </Show>
+      <Show when={newAbove() > 0 && tab() === 'table'}>
+        <button
+          type="button"
+          class="new-above"
+          onClick={() => {
+            setNewAbove(0);
+            table?.scrollToIndex(0);
+          }}
+        >
+          ↑ {newAbove()} new or moved row{newAbove() === 1 ? '' : 's'} above
+        </button>
+      </Show>
+      <Show
+        when={tab() === 'table'}
+        fallback={<Inboxes version={version} onOpen={(target) => router.setParams({ tab: null, open: target.id, openTier: target.tier ?? null, collection: 'all' })} />}
+      >
+        <div class="kv-body" classList={{ 'with-detail': !!detailTarget() }}>
+          <FacetPanel
+            facets={entries.facets()}
+            params={params()}
+            onToggle={(key, value) => {
+              setSelected(0);
+              setNewAbove(0);
+              router.setParams(toggleValue(params(), key, value));
+            }}
+          />
+          <VirtualTable
+            label="Knowledge entries"
+            columns={KNOWLEDGE_COLUMNS}
+            rows={entries.rows}
+            rowKey={rowKey}
+            sort={() => query().sort}
+            onSort={(next: SortState) => router.setParams({ sort: formatSort(next) })}
+            columnState={() => columnState(params().cols)}
+            selectedIndex={selected}
+            onSelect={(index) => {
+              setSelected(index);
+              if (detailTarget()) openSelected();
+            }}
+            onOpen={(index) => {
+              setSelected(index);
+              openSelected();
+            }}
+            rowClass={(row) => (entries.isMarked(row) ? 'live' : '')}
+            api={(a) => (table = a)}
+            empty="No entries match."
+          />
+          <Show when={detailTarget()}>{(target) => <DetailPane target={target()} version={version} onOpen={openTarget} onClose={() => openTarget(null)} />}</Show>
+        </div>
+      </Show>
+      <Cheatsheet open={help()} onClose={() => setHelp(false)} />
+    </div>
+  );
+}

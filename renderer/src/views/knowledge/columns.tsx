@@ -1,0 +1,63 @@
+import { For, Show } from 'solid-js';
+import type { TableColumn } from '../../components/table/VirtualTable';
+import { Badge, PriorityBadge, StatusBadge } from './Badge';
+import { count, expiryText, fixed, when } from './format';
+import { Highlight } from './Highlight';
+import type { KnowledgeRow } from './rows';
+import { SORT_FIELDS } from './knowledge-query';
+
+function QualityCell(props: { row: KnowledgeRow }) {
+  const m = () => props.row.markers;
+  return (
+    <Show when={m()} fallback={<span class="muted">…</span>}>
+      {(markers) => (
+        <>
+          <Show when={markers().quality.evergreen}>
+            <Badge tone="ok" title="confidence and utility at or above the evergreen thresholds">evergreen</Badge>
+          </Show>
+          <Show when={markers().quality.lowUtility}>
+            <Badge tone="warn" title="utility at or below low_utility_threshold after at least 5 showings">low utility</Badge>
+          </Show>
+          <Show when={markers().violationsInWindow > 0}>
+            <Badge tone="danger" title="violations in the week before the latest recorded activity">{markers().violationsInWindow} violated</Badge>
+          </Show>
+        </>
+      )}
+    </Show>
+  );
+}
+
+const sortable = (id: string) => id in SORT_FIELDS;
+
+/** Every column an operator can show, hide and reorder; the first ones are visible by default. */
+const COLUMNS: TableColumn<KnowledgeRow>[] = [
+  // Plain text unless the search marked something: most rows scrolled past have no match.
+  { id: 'lesson', header: 'Lesson', width: 420, cell: (r) => (r.match?.lesson.length ? <span class="lesson-cell"><Highlight text={r.lesson ?? ''} ranges={r.match.lesson} /></span> : (r.lesson ?? '')) },
+  { id: 'tier', header: 'Tier', width: 60, cell: (r) => r.tier },
+  { id: 'status', header: 'Status', width: 170, cell: (r) => <StatusBadge status={r.status} /> },
+  { id: 'category', header: 'Category', width: 100, cell: (r) => r.category ?? '—' },
+  { id: 'priority', header: 'Priority', width: 90, cell: (r) => (r.collection === 'rejected' ? '—' : <PriorityBadge priority={r.priority} />) },
+  { id: 'confidence', header: 'Conf.', width: 60, align: 'right', cell: (r) => fixed(r.confidence) },
+  { id: 'phases', header: 'Phases', width: 70, align: 'right', cell: (r) => (r.collection === 'rejected' ? '—' : `${count(r.phasesAlive)}/${r.maxPhases ?? 'def'}`) },
+  {
+    id: 'expiry',
+    header: 'Archives in',
+    width: 170,
+    cell: (r) => {
+      const expiry = r.markers?.expiry;
+      return <span classList={{ warn: !!expiry && expiry.phasesLeft <= 2 }}>{r.markers ? expiryText(expiry) : '…'}</span>;
+    },
+  },
+  { id: 'quality', header: 'Markers', width: 170, cell: (r) => <QualityCell row={r} /> },
+  { id: 'updated', header: 'Updated (UTC)', width: 130, cell: (r) => when(r.updatedAt) },
+  { id: 'project', header: 'Project', width: 120, cell: (r) => r.project ?? '—' },
+  { id: 'scope', header: 'Scope', width: 110, cell: (r) => r.scope ?? '—' },
+  { id: 'tags', header: 'Tags', width: 180, cell: (r) => <For each={r.tags}>{(tag) => <Badge tone="muted">{tag}</Badge>}</For> },
+  { id: 'created', header: 'Created (UTC)', width: 130, cell: (r) => when(r.createdAt) },
+  { id: 'encounter', header: 'Encounter', width: 80, align: 'right', cell: (r) => (r.tier === 'hive' ? fixed(r.encounterScore) : '—') },
+  { id: 'shown', header: 'Shown', width: 60, align: 'right', cell: (r) => count(r.markers?.shown ?? r.shownCount) },
+];
+
+export const KNOWLEDGE_COLUMNS: TableColumn<KnowledgeRow>[] = COLUMNS.map((column) => ({ ...column, sortable: sortable(column.id) }));
+
+export const DEFAULT_HIDDEN = ['scope', 'tags', 'created', 'encounter', 'shown'];
