@@ -1,0 +1,185 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import type { StoreDef } from '../stores/catalog';
+import type { JsonlDefect } from '../stores/jsonl-reader';
+import type { StoreFile } from '../stores/locate';
+import { readStoreFile } from '../stores/read-store-file';
+import type { FileState, IndexWriter, PendingRow } from './writer';
+
+export type ChangeKind = 'appended' | 'rewritten' | 'removed' | 'defects';
+
+export interface StoreChange {
+  storeKey: string;
+  /** Root-relative name, e.g. `.swarm/knowledge.jsonl`. */
+  file: string;
+  path: string;
+  kind: ChangeKind;
+  /** Records appended / now in the file after a rewrite / no longer shown after removal; defects for `defects`. */
+  count: number;
+}
+
+const HASH_WINDOW = 4096;
+const BATCH_RECORDS = 2000;
+/** Defect rows stored per file and pass; the count on the file row stays exact. */
+const MAX_STORED_DEFECTS = 10_000;
+
+interface Fingerprint {
+  head: string | null;
+  tail: string | null;
+}
+
+/** SHA-1 of the first and last 4 KiB before `end`, read from the file only if it is still inode `ino`. */
+async function fingerprint(path: string, end: number, ino: number | null): Promise<Fingerprint | null> {
+  let handle: fs.promises.FileHandle | undefined;
+  try {
+    handle = await fs.promises.open(path, 'r');
+    const stat = await handle.stat();
+    if (ino !== null && stat.ino !== ino) return null;
+    const hash = async (start: number, length: number) => {
+      const buffer = Buffer.alloc(length);
+      const { bytesRead } = await handle!.read(buffer, 0, length, start);
+      return crypto.createHash('sha1').update(buffer.subarray(0, bytesRead)).digest('hex');
+    };
+    const headLength = Math.min(HASH_WINDOW, end);
+    const tailStart = Math.max(0, end - HASH_WINDOW);
+    return { head: await hash(0, headLength), tail: await hash(tailStart, end - tailStart) };
+  } catch {
+    return null;
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}
+
+type Mode = { kind: 'unchanged' } | { kind: 'full'; why: string } | { kind: 'append' };
+
+async function decide(def: StoreDef, state: FileState, stat: fs.Stats): Promise<Mode> {
+  if (state.status !== 'ok' || state.ino === null) return { kind: 'full', why: 'first read' };
+  if (stat.ino !== state.ino || stat.dev !== state.dev) return { kind: 'full', why: 'replaced (rename-over)' };
+  if (stat.size < state.end_offset) return { kind: 'full', why: 'truncated' };
+  if (stat.size === state.size && stat.mtimeMs === state.mtime_ms) return { kind: 'unchanged' };
+  if (def.format !== 'jsonl') return { kind: 'full', why: 'changed' };
+  const now = await fingerprint(state.path, state.end_offset, state.ino);
+  if (!now || now.head !== state.head_sha || now.tail !== state.tail_sha) return { kind: 'full', why: 'rewritten in place' };
+  return { kind: 'append' };
+}
+
+/**
+ * Brings the index in line with one file: parses only appended bytes when the file grew, re-reads
+ * it when it was replaced, truncated or rewritten, and empties it when it is gone. Returns the
+ * change to push, or null when nothing visible changed. Callers serialise calls per file.
+ */
+export async function syncFile(writer: IndexWriter, def: StoreDef, file: StoreFile, options: { initialBuild?: boolean } = {}): Promise<StoreChange | null> {
+  const state = writer.ensureFile(file);
+  const change = (kind: ChangeKind, count: number): StoreChange => ({ storeKey: file.storeKey, file: file.name, path: file.path, kind, count });
+  const empty = { dev: null, ino: null, size: null, mtime_ms: null, head_sha: null, tail_sha: null, end_offset: 0, next_line: 1, lines: 0, records: 0, defects: 0, pending_tail: 0 };
+
+  let stat: fs.Stats;
+  try {
+    stat = await fs.promises.stat(file.path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const hadContent = state.status === 'ok' || state.status === 'not_a_file';
+    writer.clearFile(state.id);
+    const message =
+      code === 'ENOENT'
+        ? hadContent
+          ? `${file.name} was deleted: its ${state.records} records are no longer shown`
+          : `${file.name} does not exist`
+        : `${file.name} cannot be read (${code})`;
+    writer.updateFile(state.id, { ...empty, status: code === 'ENOENT' ? 'missing' : 'unreadable', message });
+    return hadContent ? change('removed', state.records) : null;
+  }
+  if (!stat.isFile()) {
+    const wasFile = state.status !== 'not_a_file';
+    writer.clearFile(state.id);
+    const message = `${file.name} is ${stat.isDirectory() ? 'a directory' : 'not a regular file'} where the store file should be; nothing read`;
+    writer.updateFile(state.id, { ...empty, status: 'not_a_file', message });
+    return wasFile && state.status !== 'new' ? change('removed', state.records) : change('defects', 1);
+  }
+
+  const mode = await decide(def, state, stat);
+  if (mode.kind === 'unchanged') return null;
+  const full = mode.kind === 'full';
+  // During the first build a new file has no rows yet (an interrupted build is discarded whole).
+  if (full && !(options.initialBuild && state.status === 'new')) writer.clearFile(state.id);
+  else if (state.pending_tail) writer.clearDefectsFrom(state.id, state.end_offset);
+
+  const seenIds = full
+    ? new Map<string, number>()
+    : {
+        local: new Map<string, number>(),
+        get(id: string) {
+          return this.local.get(id) ?? writer.lineOfId(def, state.id, id);
+        },
+        set(id: string, line: number) {
+          this.local.set(id, line);
+          return this;
+        },
+      };
+
+  let batch: PendingRow[] = [];
+  let defects: JsonlDefect[] = [];
+  let storedDefects = 0;
+  let records = 0;
+  const flush = () => {
+    writer.insertRows(def.table, batch);
+    batch = [];
+    writer.insertDefects(state.id, file.storeKey, defects);
+    defects = [];
+  };
+  const result = await readStoreFile(def, file.path, {
+    fromOffset: full ? 0 : state.end_offset,
+    firstLine: full ? 1 : state.next_line,
+    seenIds: seenIds as Map<string, number>,
+    maxCollectedDefects: 0,
+    onRecord: (record) => {
+      records++;
+      batch.push(writer.rowOf(def, file.tier, state.id, record));
+      if (batch.length >= BATCH_RECORDS) flush();
+    },
+    onDefect: (defect) => {
+      if (storedDefects++ < MAX_STORED_DEFECTS) defects.push(defect);
+      if (defects.length >= BATCH_RECORDS) flush();
+    },
+  });
+  flush();
+
+  if (result.status !== 'ok') {
+    writer.clearFile(state.id);
+    writer.updateFile(state.id, { ...empty, status: result.status, message: result.message });
+    return change('removed', state.records);
+  }
+  const identity = result.identity;
+  const print = identity ? await fingerprint(file.path, result.endOffset, identity.ino) : null;
+  const hasTail = result.pendingTail ? 1 : 0;
+  const baseDefects = full ? 0 : state.defects - state.pending_tail;
+  const symlinkNote = file.symlinkTarget ? `symlink to ${file.symlinkTarget}` : null;
+  const orphanNote = file.orphaned ? 'orphaned: the plugin ignores this local file while the worktree is linked' : null;
+  writer.updateFile(state.id, {
+    status: 'ok',
+    message: [orphanNote, symlinkNote, full && state.status === 'ok' ? `re-read: ${mode.why}` : null].filter(Boolean).join('; ') || null,
+    dev: identity?.dev ?? null,
+    ino: identity?.ino ?? null,
+    // The bytes consumed (complete lines + pending tail), so any growth past them is noticed.
+    size: identity ? result.endOffset + (result.pendingTail?.bytes ?? 0) : null,
+    mtime_ms: identity?.mtimeMs ?? null,
+    head_sha: print?.head ?? null,
+    tail_sha: print?.tail ?? null,
+    end_offset: result.endOffset,
+    next_line: result.nextLine,
+    lines: (full ? 0 : state.lines) + result.lines,
+    records: (full ? 0 : state.records) + records,
+    defects: baseDefects + result.defectCount,
+    pending_tail: hasTail,
+  });
+  if (full) return change(state.status === 'ok' ? 'rewritten' : 'appended', records);
+  if (records > 0) return change('appended', records);
+  const newDefects = result.defectCount - hasTail;
+  return newDefects > 0 ? change('defects', newDefects) : null;
+}
+
+/** A file the index knows that is no longer part of any store (e.g. after unlinking): drop it. */
+export function forgetFile(writer: IndexWriter, state: FileState, name: string): StoreChange {
+  writer.forgetFile(state.id);
+  return { storeKey: state.store_key, file: name, path: state.path, kind: 'removed', count: state.records };
+}

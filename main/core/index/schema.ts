@@ -1,0 +1,177 @@
+/**
+ * The derived index: a cache of every store, rebuilt from the files at any time (deleting the
+ * database loses nothing). One database per workspace (project + its hive together) at
+ * `<workspace.cacheDir>/store-index.sqlite`. Bump INDEX_SCHEMA_VERSION whenever the tables or
+ * what goes into them change: a database with another version is deleted and rebuilt.
+ */
+export const INDEX_SCHEMA_VERSION = 8;
+export const INDEX_FILE_NAME = 'store-index.sqlite';
+
+// Row tables (entries, events, receipts, records) hold one row per store record, pointing at its
+// file and line. The exact line text lives in `<table>_raw` under the same rid, so the row tables
+// stay narrow: scans, facet counts and index builds then read a fraction of the pages.
+
+/** Directive priority as a sortable number; the same expression is indexed and used in ORDER BY. */
+export const PRIORITY_RANK_SQL = "CASE priority WHEN 'critical' THEN 4 WHEN 'high' THEN 3 WHEN 'medium' THEN 2 WHEN 'low' THEN 1 END";
+
+export const SCHEMA_SQL = `
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+CREATE TABLE files (
+  id INTEGER PRIMARY KEY,
+  path TEXT NOT NULL UNIQUE,
+  store_key TEXT NOT NULL,
+  tier TEXT NOT NULL,
+  name TEXT NOT NULL,
+  orphaned INTEGER NOT NULL DEFAULT 0,
+  symlink_target TEXT,
+  status TEXT NOT NULL,
+  message TEXT,
+  dev INTEGER, ino INTEGER, size INTEGER, mtime_ms REAL,
+  head_sha TEXT, tail_sha TEXT,
+  end_offset INTEGER NOT NULL DEFAULT 0,
+  next_line INTEGER NOT NULL DEFAULT 1,
+  lines INTEGER NOT NULL DEFAULT 0,
+  records INTEGER NOT NULL DEFAULT 0,
+  defects INTEGER NOT NULL DEFAULT 0,
+  pending_tail INTEGER NOT NULL DEFAULT 0,
+  ingested_at INTEGER
+);
+CREATE INDEX files_store ON files(store_key);
+
+CREATE TABLE entries (
+  rid INTEGER PRIMARY KEY,
+  file_id INTEGER NOT NULL,
+  store_key TEXT NOT NULL,
+  collection TEXT NOT NULL,
+  line INTEGER NOT NULL,
+  offset INTEGER NOT NULL,
+  id TEXT,
+  tier TEXT NOT NULL,
+  status TEXT,
+  category TEXT,
+  scope TEXT,
+  priority TEXT,
+  confidence REAL,
+  project TEXT,
+  created_at TEXT,
+  updated_at TEXT,
+  phases_alive INTEGER,
+  max_phases INTEGER,
+  encounter_score REAL,
+  shown_count INTEGER,
+  lesson TEXT,
+  tags TEXT,
+  flagged INTEGER NOT NULL DEFAULT 0,
+  duplicate INTEGER NOT NULL DEFAULT 0
+);
+
+CREATE TABLE entry_tags (rid INTEGER NOT NULL, tag TEXT NOT NULL);
+CREATE INDEX entry_tags_rid ON entry_tags(rid);
+CREATE INDEX entry_tags_tag ON entry_tags(tag, rid);
+
+CREATE VIRTUAL TABLE entries_fts USING fts5(lesson, tags, triggers, actions, tokenize = 'unicode61 remove_diacritics 2');
+
+CREATE TABLE events (
+  rid INTEGER PRIMARY KEY,
+  file_id INTEGER NOT NULL,
+  store_key TEXT NOT NULL,
+  line INTEGER NOT NULL,
+  offset INTEGER NOT NULL,
+  kind TEXT,
+  -- epoch ms of the record's timestamp: integer keys keep the big indexes small and fast to build
+  ts_ms INTEGER,
+  session_id TEXT,
+  agent TEXT,
+  tool TEXT,
+  knowledge_id TEXT,
+  trace_id TEXT,
+  phase TEXT,
+  flagged INTEGER NOT NULL DEFAULT 0
+);
+
+CREATE TABLE receipts (
+  rid INTEGER PRIMARY KEY,
+  file_id INTEGER NOT NULL,
+  store_key TEXT NOT NULL,
+  line INTEGER NOT NULL,
+  offset INTEGER NOT NULL,
+  seq INTEGER,
+  gen INTEGER,
+  type TEXT,
+  ts TEXT,
+  trace_id TEXT,
+  entry_id TEXT,
+  session_id TEXT,
+  phase TEXT,
+  outcome TEXT,
+  source TEXT,
+  flagged INTEGER NOT NULL DEFAULT 0
+);
+
+CREATE TABLE records (
+  rid INTEGER PRIMARY KEY,
+  file_id INTEGER NOT NULL,
+  store_key TEXT NOT NULL,
+  line INTEGER NOT NULL,
+  offset INTEGER NOT NULL,
+  rec_id TEXT,
+  kind TEXT,
+  ts TEXT,
+  flagged INTEGER NOT NULL DEFAULT 0,
+  duplicate INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX records_file ON records(file_id, line);
+CREATE INDEX records_store ON records(store_key, line);
+CREATE INDEX records_id ON records(store_key, rec_id);
+
+CREATE TABLE entries_raw (rid INTEGER PRIMARY KEY, raw TEXT NOT NULL);
+CREATE TABLE events_raw (rid INTEGER PRIMARY KEY, raw TEXT NOT NULL);
+CREATE TABLE receipts_raw (rid INTEGER PRIMARY KEY, raw TEXT NOT NULL);
+CREATE TABLE records_raw (rid INTEGER PRIMARY KEY, raw TEXT NOT NULL);
+
+CREATE TABLE defects (
+  rid INTEGER PRIMARY KEY,
+  file_id INTEGER NOT NULL,
+  store_key TEXT NOT NULL,
+  line INTEGER NOT NULL,
+  offset INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  reason TEXT NOT NULL
+);
+CREATE INDEX defects_file ON defects(file_id, offset);
+CREATE INDEX defects_store ON defects(store_key, file_id, offset);
+`;
+
+/**
+ * Secondary indexes of the big tables. They are created after the first bulk load (building an
+ * index once is much cheaper than maintaining it row by row during a million-row ingest) and
+ * exist from then on, so later appends maintain them.
+ */
+export const BULK_INDEX_SQL = `
+CREATE INDEX IF NOT EXISTS entries_file ON entries(file_id, line);
+CREATE INDEX IF NOT EXISTS entries_id ON entries(id);
+CREATE INDEX IF NOT EXISTS entries_updated ON entries(updated_at);
+CREATE INDEX IF NOT EXISTS entries_created ON entries(created_at);
+CREATE INDEX IF NOT EXISTS entries_status ON entries(status, updated_at);
+CREATE INDEX IF NOT EXISTS entries_category ON entries(category, updated_at);
+CREATE INDEX IF NOT EXISTS entries_tier ON entries(tier, updated_at);
+CREATE INDEX IF NOT EXISTS entries_priority ON entries(priority, updated_at);
+CREATE INDEX IF NOT EXISTS entries_priority_rank ON entries(${PRIORITY_RANK_SQL});
+CREATE INDEX IF NOT EXISTS entries_confidence ON entries(confidence);
+CREATE INDEX IF NOT EXISTS entries_lesson ON entries(lesson COLLATE NOCASE);
+CREATE INDEX IF NOT EXISTS entries_shown ON entries(shown_count);
+CREATE INDEX IF NOT EXISTS entries_encounter ON entries(encounter_score);
+CREATE INDEX IF NOT EXISTS entries_phases ON entries(phases_alive);
+CREATE INDEX IF NOT EXISTS events_ts ON events(ts_ms);
+CREATE INDEX IF NOT EXISTS events_kind ON events(kind, ts_ms);
+CREATE INDEX IF NOT EXISTS events_store ON events(store_key, ts_ms);
+CREATE INDEX IF NOT EXISTS events_session ON events(session_id, ts_ms);
+CREATE INDEX IF NOT EXISTS events_agent ON events(agent, ts_ms);
+CREATE INDEX IF NOT EXISTS events_knowledge ON events(knowledge_id, ts_ms);
+CREATE INDEX IF NOT EXISTS receipts_seq ON receipts(store_key, seq);
+CREATE INDEX IF NOT EXISTS receipts_trace ON receipts(trace_id);
+CREATE INDEX IF NOT EXISTS receipts_entry ON receipts(entry_id);
+`;
+// Deliberately not indexed: events/receipts by file (rows of a file are dropped only when it is
+// rewritten or removed, a scan then).
