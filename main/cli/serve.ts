@@ -3,6 +3,8 @@ import { createConsoleCore } from '../core/console-core';
 import { startHttpHost } from '../hosts/http-host';
 import { builtRendererDir, packageVersion, parseWorkspaceCommand, toWorkspaceArgs } from './workspace-args';
 
+const SHUTDOWN_GRACE_MS = 5_000;
+
 /** `swarm-console serve`: the console over loopback HTTP, until SIGINT/SIGTERM. */
 export async function run(argv: string[]): Promise<number> {
   let parsed;
@@ -43,6 +45,12 @@ export async function serve(options: { project: string | null; hive: string | un
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
+  // A second signal, or a dispose that hangs (a watcher or an ingest that will not stop), must
+  // not keep the process alive: the stores are only read, so nothing is lost by leaving.
+  const forceExit = setTimeout(() => process.exit(0), SHUTDOWN_GRACE_MS);
+  forceExit.unref();
+  process.once('SIGINT', () => process.exit(130));
+  process.once('SIGTERM', () => process.exit(143));
   await host.close();
   await core.dispose();
   return 0;

@@ -145,7 +145,10 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     launchUrl: `${origin}/?token=${token}`,
     async close() {
       for (const stream of openStreams) stream.end();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Browsers keep idle keep-alive sockets open; without this, close() waits for them.
+      server.closeAllConnections();
+      await closed;
     },
   };
 }

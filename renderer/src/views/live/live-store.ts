@@ -2,6 +2,7 @@ import { batch, createEffect, createSignal, on, onCleanup, type Accessor } from 
 import type { ConsoleApi } from '../../../../shared/contract';
 import type { DirectiveCounter, FeedFilter, FeedItem, RepeatAlert, RepeatRule, ServerInfo, SessionInfo } from '../../../../shared/contract/live';
 import { appendPage, mergeItems, removeItems } from './feed-state';
+import { mergeServerList, upsertServer } from './server-list';
 
 /**
  * The Live view's state and all of its I/O (views stay free of calls). Pushed feed items are
@@ -98,7 +99,7 @@ export function createLiveStore(api: ConsoleApi, filter: Accessor<FeedFilter>, o
     refreshSide();
   }));
 
-  api.call('live.servers', {}).then(setServers, fail);
+  api.call('live.servers', {}).then((fetched) => setServers((list) => mergeServerList(list, fetched)), fail);
   api.call('live.rules', {}).then(setRuleSignal, fail);
   void refreshSessions();
 
@@ -113,7 +114,7 @@ export function createLiveStore(api: ConsoleApi, filter: Accessor<FeedFilter>, o
         flushTimer ??= setTimeout(flush, FLUSH_MS);
         break;
       case 'server':
-        setServers((list) => (list.some((s) => s.id === event.server.id) ? list.map((s) => (s.id === event.server.id ? event.server : s)) : [...list, event.server]));
+        setServers((list) => upsertServer(list, event.server));
         break;
       case 'server-removed':
         setServers((list) => list.filter((s) => s.id !== event.serverId));
@@ -152,7 +153,7 @@ export function createLiveStore(api: ConsoleApi, filter: Accessor<FeedFilter>, o
     async connect(url, password, label) {
       try {
         const server = await api.call('live.connect', { url, ...(password ? { password } : {}), ...(label ? { label } : {}) });
-        setServers((list) => [...list.filter((s) => s.id !== server.id), server]);
+        setServers((list) => upsertServer(list, server));
         return null;
       } catch (e) {
         return (e as Error).message;
