@@ -29,7 +29,7 @@ export type CounterRollup = Record<RollupCounter, number> & {
 
 const MAX_VIOLATION_TIMESTAMPS = 10;
 
-const emptyRollup = (): CounterRollup => ({
+export const emptyRollup = (): CounterRollup => ({
   shown_count: 0,
   acknowledged_count: 0,
   applied_explicit_count: 0,
