@@ -5,6 +5,7 @@ import type { IndexDb } from './open-index';
 import { PRIORITY_RANK_SQL } from './schema';
 import { Where, ftsQuery, orderedByRids, parseJsonObject } from './sql';
 import { facetList, type ColumnCache, type ColumnSpec, type Predicate } from './column-cache';
+import type { EntryRow } from './rows';
 
 type Input = z.output<typeof EntriesInput>;
 type Filter = Input['filter'];
@@ -94,31 +95,17 @@ function source(filter: Filter, viaSortIndex = false): Source {
   return { from, where };
 }
 
-interface EntryRowOut {
+/** An `entries` row as the list query selects it: the stored columns, tags still as JSON text. */
+type EntryRowOut = Omit<EntryRow, 'tags' | 'triggers' | 'actions' | 'collection'> & {
   rid: number;
-  id: string | null;
   store_key: string;
   collection: string;
-  tier: 'swarm' | 'hive' | 'link';
-  status: string | null;
-  category: string | null;
-  scope: string | null;
-  priority: string | null;
-  confidence: number | null;
-  project: string | null;
-  created_at: string | null;
-  updated_at: string | null;
-  phases_alive: number | null;
-  max_phases: number | null;
-  encounter_score: number | null;
-  shown_count: number | null;
-  lesson: string | null;
   tags: string;
   flagged: number;
   duplicate: number;
   name: string;
   line: number;
-}
+};
 
 const LIST_COLUMNS = `e.rid, e.id, e.store_key, e.collection, e.tier, e.status, e.category, e.scope, e.priority, e.confidence, e.project, e.created_at,
   e.updated_at, e.phases_alive, e.max_phases, e.encounter_score, e.shown_count, e.lesson, e.tags, e.flagged, e.duplicate, fl.name, e.line`;
