@@ -34,22 +34,8 @@ export interface FileState {
   pending_tail: number;
 }
 
-export interface FileUpdate {
-  status: string;
-  message: string | null;
-  dev: number | null;
-  ino: number | null;
-  size: number | null;
-  mtime_ms: number | null;
-  head_sha: string | null;
-  tail_sha: string | null;
-  end_offset: number;
-  next_line: number;
-  lines: number;
-  records: number;
-  defects: number;
-  pending_tail: number;
-}
+/** What one read of a file changes in its state (identity, offsets, counts), plus a status message. */
+export type FileUpdate = Omit<FileState, 'id' | 'path' | 'store_key'> & { message: string | null };
 
 const EMPTY_FILE = { dev: null, ino: null, size: null, mtime_ms: null, head_sha: null, tail_sha: null, end_offset: 0, next_line: 1, lines: 0, records: 0, defects: 0, pending_tail: 0 };
 
