@@ -1,31 +1,12 @@
+import { OUTCOMES, TERMINAL_SOURCES } from '../../../shared/contract/receipts';
 import type { Priority } from './entry-model';
 
-export type Outcome = 'applied' | 'ignored' | 'n_a' | 'contradicted' | 'violated';
-export type TerminalSource =
-  | 'delegate'
-  | 'reviewer'
-  | 'architect'
-  | 'architect_marker'
-  | 'test_engineer'
-  | 'phase_override'
-  | 'manual'
-  | 'migration'
-  | 'unknown';
+export type Outcome = (typeof OUTCOMES)[number];
+export type TerminalSource = (typeof TERMINAL_SOURCES)[number];
 export type RetrievalMode = 'manual' | 'auto_injection' | 'coder_context' | 'review_context' | 'curator' | 'delegate_inject';
 export type PhaseOutcome = 'success' | 'failure' | 'partial';
 
-export const OUTCOMES: readonly Outcome[] = ['applied', 'ignored', 'n_a', 'contradicted', 'violated'];
-export const TERMINAL_SOURCES: readonly TerminalSource[] = [
-  'delegate',
-  'reviewer',
-  'architect',
-  'architect_marker',
-  'test_engineer',
-  'phase_override',
-  'manual',
-  'migration',
-  'unknown',
-];
+export { OUTCOMES, TERMINAL_SOURCES };
 export const RETRIEVAL_MODES: readonly RetrievalMode[] = ['manual', 'auto_injection', 'coder_context', 'review_context', 'curator', 'delegate_inject'];
 
 export interface Evidence {
