@@ -5,8 +5,11 @@ import type { Page } from '@playwright/test';
 const grid = (page: Page) => page.getByRole('grid', { name: 'Directives' });
 const rowOf = (page: Page, id: string) => grid(page).locator(`[role=row][data-key$="${id}"]`);
 const quick = (page: Page, name: RegExp) => page.getByRole('group', { name: 'Quick filters' }).getByRole('button', { name });
+/** Directive ids in the order the operator sees them (rows are recycled, so DOM order is not screen order). */
 const shownIds = async (page: Page) =>
-  (await grid(page).locator('[role=row][data-key]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-key') ?? ''))).map((key) => key.split(':')[1]);
+  (await grid(page).locator('[role=row][data-key]').evaluateAll((rows) => rows.map((r) => [Number(r.getAttribute('data-index')), r.getAttribute('data-key') ?? ''] as const)))
+    .sort(([a], [b]) => a - b)
+    .map(([, key]) => key.split(':')[1]);
 
 async function openDirectives(page: Page, query = '') {
   await page.evaluate((hash) => ((globalThis as unknown as { location: { hash: string } }).location.hash = hash), `#/directives${query ? `?${query}` : ''}`);

@@ -27,8 +27,9 @@ test.describe('an operator finds and understands lessons', () => {
     await candidate.check();
     await expect(page).toHaveURL(/status=candidate/);
     await expect.poll(() => entryCount(page)).toBe(expected);
-    const statuses = await grid(page).locator('[role=row][data-key] .badge.candidate').count();
-    expect(statuses).toBe(await dataRows(page).count());
+    // Every row on screen is a candidate (read in one go: the rows refill while the filter lands).
+    const statusesOnScreen = () => grid(page).evaluate((el) => [...new Set([...el.querySelectorAll('[role=row][data-key]')].map((row) => row.querySelector('.badge')?.textContent))]);
+    await expect.poll(statusesOnScreen).toEqual(['candidate']);
 
     await facets.getByRole('group', { name: 'Tier' }).getByRole('checkbox', { name: /^hive\b/ }).check();
     await expect(page).toHaveURL(/tier=hive/);
@@ -112,6 +113,43 @@ test.describe('an operator finds and understands lessons', () => {
     await detail.getByRole('button', { name: 'show raw JSON' }).click();
     const raw = JSON.parse((await detail.getByTestId('raw-json').textContent()) ?? '{}');
     expect(raw).toMatchObject({ id: DEMO_IDS.scopeEscalated, directive_priority: 'critical', enforcement_mode: 'enforce' });
+  });
+
+  test('scrolls to the end of the list and back, and every row still shows its own lesson', async ({ consolePage: page }) => {
+    // Rows are recycled while scrolling: a row element that moved to another position must show
+    // that position's lesson, never the one it showed before.
+    await openKnowledge(page, 'collection=all');
+    const total = await entryCount(page);
+    const scroller = page.getByTestId('table-scroll');
+    /** What the operator sees: the rows on screen, top to bottom, as index, key and lesson. */
+    const onScreen = () =>
+      scroller.evaluate((el) => {
+        const view = el.getBoundingClientRect();
+        return [...el.querySelectorAll('[role=row][data-key]')]
+          .map((row) => ({ row, box: row.getBoundingClientRect() }))
+          .filter(({ box }) => box.bottom > view.top + 30 && box.top < view.bottom)
+          .sort((a, b) => a.box.top - b.box.top)
+          .map(({ row }) => `${row.getAttribute('data-index')} ${row.getAttribute('data-key')} ${row.querySelector('[role=gridcell]')?.textContent}`);
+      });
+    const scrollTo = (fraction: number) => scroller.evaluate((el, f) => (el.scrollTop = (el.scrollHeight - el.clientHeight) * f), fraction);
+    const indexes = (lines: string[]) => lines.map((line) => Number(line.split(' ')[0]));
+
+    const top = await onScreen();
+    expect(indexes(top)).toEqual(indexes(top).map((_, i) => i));
+    for (const fraction of [0.3, 0.31, 0.7, 1]) {
+      await scrollTo(fraction);
+      await expect.poll(async () => indexes(await onScreen()).at(-1)).toBeGreaterThan(fraction * (total - 40));
+    }
+    const bottom = await onScreen();
+    expect(indexes(bottom).at(-1)).toBe(total - 1);
+    expect(indexes(bottom)).toEqual(indexes(bottom).map((_, i) => total - bottom.length + i));
+    expect(new Set(bottom.map((line) => line.split(' ')[1])).size).toBe(bottom.length);
+
+    await scrollTo(0.5);
+    await scrollTo(0);
+    await expect.poll(onScreen).toEqual(top);
+    await scrollTo(1);
+    await expect.poll(onScreen).toEqual(bottom);
   });
 
   test('follows a promoted lesson to its hive counterpart', async ({ consolePage: page }) => {

@@ -1,8 +1,9 @@
-import { createEffect, createMemo, For, Show, type Accessor, type JSX } from 'solid-js';
+import { batch, createComputed, createEffect, createMemo, createSignal, For, Show, type Accessor, type JSX, type Signal } from 'solid-js';
 import './table.css';
-import { createVirtualizer } from '@tanstack/solid-virtual';
 import { columnOrderingFeature, columnVisibilityFeature, createColumnHelper, createTable, rowSortingFeature, tableFeatures } from '@tanstack/solid-table';
 import type { PagedRows } from './paged-rows';
+import { fullRange, sameRange, slotIndex } from './row-slots';
+import { createRowWindow } from './row-window';
 import { resolveOrder, type ColumnState, type SortState } from './table-state';
 
 /**
@@ -18,8 +19,15 @@ export interface TableColumn<Row> {
   width: number;
   sortable?: boolean;
   align?: 'left' | 'right';
-  /** Renders the cell as TEXT/elements — never as HTML. */
-  cell: (row: Row) => JSX.Element;
+  /** Content can be wider than the column: clip it with an ellipsis. Off by default because
+   *  every clipped cell is a clip node the compositor re-layerizes on each scrolled frame. */
+  clip?: boolean;
+  /**
+   * Renders the cell as TEXT/elements — never as HTML. `row` follows the recycled slot from row
+   * to row: plain values re-render as text in place, and components given `row()` props update
+   * their own nodes instead of being rebuilt.
+   */
+  cell: (row: Accessor<Row>) => JSX.Element;
 }
 
 export interface TableApi {
@@ -53,6 +61,7 @@ export interface VirtualTableProps<Row> {
 /** Must match `.vt-header { height }` in table.css (a style attribute would break the CSP). */
 const HEADER_HEIGHT = 30;
 
+
 export function VirtualTable<Row extends Record<string, any>>(props: VirtualTableProps<Row>): JSX.Element {
   const rowHeight = props.rowHeight ?? 28;
   const helper = createColumnHelper<typeof features, Row>();
@@ -84,27 +93,39 @@ export function VirtualTable<Row extends Record<string, any>>(props: VirtualTabl
   const totalWidth = createMemo(() => visible().reduce((sum, c) => sum + c.width, 0));
 
   let scrollElement: HTMLDivElement | undefined;
-  const virtualizer = createVirtualizer({
-    get count() {
-      return props.rows.total();
-    },
-    getScrollElement: () => scrollElement ?? null,
-    estimateSize: () => rowHeight,
-    overscan: 12,
+  const rowWindow = createRowWindow({
+    count: () => props.rows.total(),
+    rowHeight,
+    overscan: 8,
     scrollMargin: HEADER_HEIGHT,
+    scrollElement: () => scrollElement ?? null,
+  });
+  // The pool only grows (a taller window), so a slot keeps its rows while the operator scrolls.
+  const poolSize = createMemo<number>((previous) => Math.max(previous, rowWindow.range().end - rowWindow.range().start), 0);
+  // Every slot always shows a row: a range that shrank by one row (a partial row at the edge)
+  // would otherwise hide a slot and show it again a frame later, laying out a whole row twice.
+  const range = createMemo(() => fullRange(rowWindow.range(), poolSize(), props.rows.total()), undefined, { equals: sameRange });
+  // One index signal per slot, written only when that slot's row changes: scrolling by k rows
+  // notifies k slots instead of re-evaluating every slot against the new range.
+  const slotIndexes: Signal<number>[] = [];
+  const slots = createMemo(() => {
+    while (slotIndexes.length < poolSize()) slotIndexes.push(createSignal(-1));
+    return slotIndexes.map(([index]) => index);
+  });
+  createComputed(() => {
+    const current = range();
+    const size = slots().length;
+    batch(() => slotIndexes.forEach(([, setIndex], slot) => setIndex(slotIndex(slot, current, size))));
   });
 
   createEffect(() => {
-    const items = virtualizer.getVirtualItems();
-    if (items.length === 0) {
-      props.rows.ensureRange(0, 1);
-      return;
-    }
-    props.rows.ensureRange(items[0]!.index - 100, items[items.length - 1]!.index + 100);
+    const { start, end } = range();
+    if (end === 0) props.rows.ensureRange(0, 1);
+    else props.rows.ensureRange(start - 100, end + 100);
   });
 
   props.api?.({
-    scrollToIndex: (index) => virtualizer.scrollToIndex(index, { align: 'auto' }),
+    scrollToIndex: rowWindow.scrollToIndex,
     firstVisibleIndex: () => Math.max(0, Math.floor(((scrollElement?.scrollTop ?? 0)) / rowHeight)),
     shiftRows(delta) {
       if (scrollElement && delta !== 0) scrollElement.scrollTop += delta * rowHeight;
@@ -141,26 +162,33 @@ export function VirtualTable<Row extends Record<string, any>>(props: VirtualTabl
             }}
           </For>
         </div>
-        <div class="vt-body" style={{ height: `${virtualizer.getTotalSize()}px`, width: `${totalWidth()}px` }}>
-          {/* <For> keyed by row index: scrolling creates only the rows that enter the window and
-              leaves the others untouched (an <Index> would re-render every row on every frame). */}
-          <For each={virtualizer.getVirtualItems()}>
-            {(item) => {
-              const row = () => props.rows.rowAt(item.index);
+        <div class="vt-body" style={{ height: `${rowWindow.totalSize()}px`, width: `${totalWidth()}px` }}>
+          <For each={slots()}>
+            {(index) => {
+              const row = createMemo(() => (index() >= 0 ? props.rows.rowAt(index()) : undefined));
               return (
                 <div
                   role="row"
-                  aria-rowindex={item.index + 2}
-                  aria-selected={props.selectedIndex() === item.index}
-                  data-index={item.index}
+                  hidden={index() < 0}
+                  aria-rowindex={index() >= 0 ? index() + 2 : undefined}
+                  aria-selected={index() >= 0 && props.selectedIndex() === index()}
+                  data-index={index() >= 0 ? index() : undefined}
                   data-key={row() ? props.rowKey(row()!) : undefined}
-                  class={`vt-row ${props.rowClass?.(row(), item.index) ?? ''}${props.selectedIndex() === item.index ? ' selected' : ''}${row() ? '' : ' placeholder'}`}
-                  style={{ transform: `translateY(${item.start - HEADER_HEIGHT}px)`, height: `${rowHeight}px`, 'grid-template-columns': template() }}
-                  onClick={() => props.onSelect(item.index)}
-                  onDblClick={() => props.onOpen(item.index)}
+                  class={`vt-row ${props.rowClass?.(row(), index()) ?? ''}${index() >= 0 && props.selectedIndex() === index() ? ' selected' : ''}${row() ? '' : ' placeholder'}`}
+                  style={{ transform: `translateY(${Math.max(0, index()) * rowHeight}px)`, height: `${rowHeight}px`, 'grid-template-columns': template() }}
+                  onClick={() => index() >= 0 && props.onSelect(index())}
+                  onDblClick={() => index() >= 0 && props.onOpen(index())}
                 >
-                  <Show when={row()} fallback={<div role="gridcell" class="vt-td muted">…</div>}>
-                    {(loaded) => <For each={visible()}>{(column) => <div role="gridcell" class="vt-td" classList={{ right: column.align === 'right' }}>{column.cell(loaded())}</div>}</For>}
+                  <Show when={row()} fallback={<div role="gridcell" class="vt-td muted">{index() >= 0 ? '…' : ''}</div>}>
+                    {(loaded) => (
+                      <For each={visible()}>
+                        {(column) => (
+                          <div role="gridcell" class="vt-td" classList={{ right: column.align === 'right', clip: column.clip === true }}>
+                            {column.cell(loaded)}
+                          </div>
+                        )}
+                      </For>
+                    )}
                   </Show>
                 </div>
               );

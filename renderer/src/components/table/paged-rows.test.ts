@@ -21,7 +21,7 @@ function server(total: number) {
 describe('paged rows over a server-side list', () => {
   it('fetches only the blocks in view, nearest first, at most two at a time', async () => {
     const s = server(100_000);
-    const rows = createPagedRows(s.fetch, 100);
+    const rows = createPagedRows(s.fetch, 100, { settleMs: 0 });
     rows.ensureRange(0, 1);
     await tick();
     await tick();
@@ -37,7 +37,7 @@ describe('paged rows over a server-side list', () => {
 
   it('drops queued blocks the viewport has already left', async () => {
     const s = server(100_000);
-    const rows = createPagedRows(s.fetch, 100);
+    const rows = createPagedRows(s.fetch, 100, { settleMs: 0 });
     rows.ensureRange(0, 1);
     await tick();
     await tick();
@@ -48,6 +48,25 @@ describe('paged rows over a server-side list', () => {
     // Block 0 is loaded; 1 and 2 were in flight and 3–7 still queued when the operator jumped to
     // 90,000: the queued ones are dropped, 90,000 is fetched next.
     expect(s.requests).toEqual([100, 200, 90_000]);
+  });
+
+  it('during a fling fetches nothing until the viewport stays put, then only where it stopped', async () => {
+    const s = server(100_000);
+    const rows = createPagedRows(s.fetch, 100, { settleMs: 30 });
+    rows.ensureRange(0, 1);
+    await tick();
+    await tick();
+    s.requests.length = 0;
+    for (let start = 5_000; start <= 60_000; start += 5_000) {
+      rows.ensureRange(start, start + 50);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect(s.requests).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(s.requests).toEqual([60_000]);
+    // Scrolling on at reading speed from there fetches at once.
+    rows.ensureRange(60_080, 60_130);
+    expect(s.requests).toEqual([60_000, 60_100]);
   });
 
   it('refreshes the loaded blocks in place and reports rows before and after', async () => {

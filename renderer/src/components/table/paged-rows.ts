@@ -30,10 +30,21 @@ export interface PagedRows<Row> {
 /** Blocks fetched at once; further wanted blocks wait, and are dropped if scrolled past meanwhile. */
 const MAX_IN_FLIGHT = 2;
 
-export function createPagedRows<Row>(initial: FetchPage<Row>, blockSize = 200): PagedRows<Row> {
+export interface PagedRowsOptions {
+  /**
+   * After the viewport jumps by more than a block (a fling, a scrollbar drag), fetch only once it
+   * has stayed put this long: blocks requested mid-fling arrive after the viewport has left them,
+   * and each request and its answer cost the frames they land in. 0 fetches at once.
+   */
+  settleMs?: number;
+}
+
+export function createPagedRows<Row>(initial: FetchPage<Row>, blockSize = 200, options: PagedRowsOptions = {}): PagedRows<Row> {
+  const settleMs = options.settleMs ?? 80;
   let fetchPage = initial;
   let generation = 0;
   let wanted = { first: 0, last: 0 };
+  let settleTimer: ReturnType<typeof setTimeout> | undefined;
   const queue: number[] = [];
   const blocks = new Map<number, Accessor<Row[] | undefined>>();
   const setters = new Map<number, (rows: Row[]) => void>();
@@ -80,13 +91,14 @@ export function createPagedRows<Row>(initial: FetchPage<Row>, blockSize = 200): 
     } finally {
       inflight.delete(block);
       if (inflight.size === 0 && queue.length === 0) setLoading(false);
-      if (gen === generation) pump();
+      if (gen === generation && settleTimer === undefined) pump();
     }
   };
 
   const ensureRange = (start: number, end: number) => {
     const first = Math.max(0, Math.floor(start / blockSize));
     const last = Math.max(first, Math.floor(Math.max(start, end - 1) / blockSize));
+    const jumped = Math.abs(first - wanted.first) > 1;
     wanted = { first, last };
     for (let block = first; block <= last; block++) {
       if (!untrack(slot(block)) && !inflight.has(block) && !queue.includes(block)) queue.push(block);
@@ -94,7 +106,13 @@ export function createPagedRows<Row>(initial: FetchPage<Row>, blockSize = 200): 
     // Nearest to the viewport first.
     queue.sort((a, b) => Math.abs(a - first) - Math.abs(b - first));
     if (queue.length) setLoading(true);
-    pump();
+    if (jumped && settleMs > 0) {
+      clearTimeout(settleTimer);
+      settleTimer = setTimeout(() => {
+        settleTimer = undefined;
+        pump();
+      }, settleMs);
+    } else if (settleTimer === undefined) pump();
   };
 
   return {
@@ -110,6 +128,8 @@ export function createPagedRows<Row>(initial: FetchPage<Row>, blockSize = 200): 
     reset(next) {
       fetchPage = next;
       generation++;
+      clearTimeout(settleTimer);
+      settleTimer = undefined;
       inflight.clear();
       queue.length = 0;
       blocks.clear();

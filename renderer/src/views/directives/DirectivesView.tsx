@@ -17,16 +17,27 @@ import { directivesInput, directivesKey } from './directives-query';
 import { InjectionPreview } from './InjectionPreview';
 
 const COLUMNS: TableColumn<DirectiveRow>[] = [
-  { id: 'priority', header: 'Priority', width: 90, cell: (r) => <PriorityBadge priority={r.priority} explicit={r.priorityExplicit} /> },
-  { id: 'lesson', header: 'Directive', width: 380, cell: (r) => r.lesson },
-  { id: 'status', header: 'Status', width: 110, cell: (r) => <StatusBadge status={r.status} /> },
-  { id: 'expiry', header: 'Archives in', width: 160, cell: (r) => <span classList={{ warn: !!r.expiry && r.expiry.phasesLeft <= 2 }}>{expiryText(r.expiry)}</span> },
-  { id: 'violations', header: 'Violated (7 d)', width: 110, align: 'right', cell: (r) => (r.violationsInWindow ? <Badge tone="violated">{r.violationsInWindow}</Badge> : '0') },
-  { id: 'funnel', header: 'Shown / applied / violated', width: 180, cell: (r) => `${r.funnel.shown} / ${r.funnel.applied} / ${r.funnel.violated}` },
-  { id: 'signal', header: 'Signal', width: 70, align: 'right', cell: (r) => signed(r.signal) },
-  { id: 'skill', header: 'Skill gate', width: 120, cell: (r) => <Badge tone={r.maturity.eligible ? 'ok' : 'danger'}>{r.maturity.eligible ? 'eligible' : 'not eligible'}</Badge> },
-  { id: 'enforcement', header: 'Mode', width: 80, cell: (r) => r.enforcement_mode ?? '—' },
-  { id: 'updated', header: 'Updated (UTC)', width: 130, cell: (r) => when(r.updated_at) },
+  { id: 'priority', header: 'Priority', width: 90, cell: (r) => <PriorityBadge priority={r().priority} explicit={r().priorityExplicit} /> },
+  { id: 'lesson', header: 'Directive', width: 380, clip: true, cell: (r) => r().lesson },
+  { id: 'status', header: 'Status', width: 110, cell: (r) => <StatusBadge status={r().status} /> },
+  { id: 'expiry', header: 'Archives in', width: 160, cell: (r) => <span classList={{ warn: !!r().expiry && r().expiry!.phasesLeft <= 2 }}>{expiryText(r().expiry)}</span> },
+  {
+    id: 'violations',
+    header: 'Violated (7 d)',
+    width: 110,
+    align: 'right',
+    cell: (r) => <Show when={r().violationsInWindow} fallback="0">{(n) => <Badge tone="violated">{n()}</Badge>}</Show>,
+  },
+  { id: 'funnel', header: 'Shown / applied / violated', width: 180, cell: (r) => `${r().funnel.shown} / ${r().funnel.applied} / ${r().funnel.violated}` },
+  { id: 'signal', header: 'Signal', width: 70, align: 'right', cell: (r) => signed(r().signal) },
+  {
+    id: 'skill',
+    header: 'Skill gate',
+    width: 120,
+    cell: (r) => <Badge tone={r().maturity.eligible ? 'ok' : 'danger'}>{r().maturity.eligible ? 'eligible' : 'not eligible'}</Badge>,
+  },
+  { id: 'enforcement', header: 'Mode', width: 80, clip: true, cell: (r) => r().enforcement_mode ?? '—' },
+  { id: 'updated', header: 'Updated (UTC)', width: 130, cell: (r) => when(r().updated_at) },
 ];
 
 const SORTABLE: Record<string, 'priority' | 'expiry' | 'violations' | 'signal' | 'updated' | 'shown'> = {

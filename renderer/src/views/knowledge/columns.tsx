@@ -32,30 +32,33 @@ const sortable = (id: string) => id in SORT_FIELDS;
 /** Every column an operator can show, hide and reorder; the first ones are visible by default. */
 const COLUMNS: TableColumn<KnowledgeRow>[] = [
   // Plain text unless the search marked something: most rows scrolled past have no match.
-  { id: 'lesson', header: 'Lesson', width: 420, cell: (r) => (r.match?.lesson.length ? <span class="lesson-cell"><Highlight text={r.lesson ?? ''} ranges={r.match.lesson} /></span> : (r.lesson ?? '')) },
-  { id: 'tier', header: 'Tier', width: 60, cell: (r) => r.tier },
-  { id: 'status', header: 'Status', width: 170, cell: (r) => <StatusBadge status={r.status} /> },
-  { id: 'category', header: 'Category', width: 100, cell: (r) => r.category ?? '—' },
-  { id: 'priority', header: 'Priority', width: 90, cell: (r) => (r.collection === 'rejected' ? '—' : <PriorityBadge priority={r.priority} />) },
-  { id: 'confidence', header: 'Conf.', width: 60, align: 'right', cell: (r) => fixed(r.confidence) },
-  { id: 'phases', header: 'Phases', width: 70, align: 'right', cell: (r) => (r.collection === 'rejected' ? '—' : `${count(r.phasesAlive)}/${r.maxPhases ?? 'def'}`) },
+  {
+    id: 'lesson',
+    header: 'Lesson',
+    width: 420,
+    clip: true,
+    cell: (r) => r().match?.lesson.length ? <span class="lesson-cell"><Highlight text={r().lesson ?? ''} ranges={r().match!.lesson} /></span> : (r().lesson ?? ''),
+  },
+  { id: 'tier', header: 'Tier', width: 60, cell: (r) => r().tier },
+  { id: 'status', header: 'Status', width: 170, cell: (r) => <StatusBadge status={r().status} /> },
+  { id: 'category', header: 'Category', width: 100, clip: true, cell: (r) => r().category ?? '—' },
+  { id: 'priority', header: 'Priority', width: 90, cell: (r) => <Show when={r().collection !== 'rejected'} fallback="—"><PriorityBadge priority={r().priority} /></Show> },
+  { id: 'confidence', header: 'Conf.', width: 60, align: 'right', cell: (r) => fixed(r().confidence) },
+  { id: 'phases', header: 'Phases', width: 70, align: 'right', cell: (r) => r().collection === 'rejected' ? '—' : `${count(r().phasesAlive)}/${r().maxPhases ?? 'def'}` },
   {
     id: 'expiry',
     header: 'Archives in',
     width: 170,
-    cell: (r) => {
-      const expiry = r.markers?.expiry;
-      return <span classList={{ warn: !!expiry && expiry.phasesLeft <= 2 }}>{r.markers ? expiryText(expiry) : '…'}</span>;
-    },
+    cell: (r) => <span classList={{ warn: !!r().markers?.expiry && r().markers!.expiry!.phasesLeft <= 2 }}>{r().markers ? expiryText(r().markers!.expiry) : '…'}</span>,
   },
-  { id: 'quality', header: 'Markers', width: 170, cell: (r) => <QualityCell row={r} /> },
-  { id: 'updated', header: 'Updated (UTC)', width: 130, cell: (r) => when(r.updatedAt) },
-  { id: 'project', header: 'Project', width: 120, cell: (r) => r.project ?? '—' },
-  { id: 'scope', header: 'Scope', width: 110, cell: (r) => r.scope ?? '—' },
-  { id: 'tags', header: 'Tags', width: 180, cell: (r) => <For each={r.tags}>{(tag) => <Badge tone="muted">{tag}</Badge>}</For> },
-  { id: 'created', header: 'Created (UTC)', width: 130, cell: (r) => when(r.createdAt) },
-  { id: 'encounter', header: 'Encounter', width: 80, align: 'right', cell: (r) => (r.tier === 'hive' ? fixed(r.encounterScore) : '—') },
-  { id: 'shown', header: 'Shown', width: 60, align: 'right', cell: (r) => count(r.markers?.shown ?? r.shownCount) },
+  { id: 'quality', header: 'Markers', width: 170, cell: (r) => <QualityCell row={r()} /> },
+  { id: 'updated', header: 'Updated (UTC)', width: 130, cell: (r) => when(r().updatedAt) },
+  { id: 'project', header: 'Project', width: 120, clip: true, cell: (r) => r().project ?? '—' },
+  { id: 'scope', header: 'Scope', width: 110, clip: true, cell: (r) => r().scope ?? '—' },
+  { id: 'tags', header: 'Tags', width: 180, clip: true, cell: (r) => <For each={r().tags}>{(tag) => <Badge tone="muted">{tag}</Badge>}</For> },
+  { id: 'created', header: 'Created (UTC)', width: 130, cell: (r) => when(r().createdAt) },
+  { id: 'encounter', header: 'Encounter', width: 80, align: 'right', cell: (r) => r().tier === 'hive' ? fixed(r().encounterScore) : '—' },
+  { id: 'shown', header: 'Shown', width: 60, align: 'right', cell: (r) => count(r().markers?.shown ?? r().shownCount) },
 ];
 
 export const KNOWLEDGE_COLUMNS: TableColumn<KnowledgeRow>[] = COLUMNS.map((column) => ({ ...column, sortable: sortable(column.id) }));
