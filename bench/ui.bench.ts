@@ -10,7 +10,9 @@
  * shared machine alone costs.
  *
  * Two kinds of scrolling: ten operator-speed segments (100 px per frame, a brisk wheel) started
- * from settled views spread over the whole list, and one fling through every row.
+ * from settled views spread over the whole list, and one fling through every row. One more
+ * segment is traced for the thread CPU each frame costs (the page's own cost, whatever else the
+ * shared machine runs).
  *
  * UI_BENCH_ENTRIES (default 115,000 generated entries: 70 % swarm + 20 % hive land in the demo
  * project's table, ~100k rows), UI_BENCH_SEGMENT_FRAMES (150) and UI_BENCH_TRAVERSE_FRAMES (600)
@@ -25,6 +27,7 @@ import { chromium, type Page } from '@playwright/test';
 import type { BenchReport } from './report';
 import { percentile } from './report';
 import { generateDemoWorkspace } from '../main/core/demo/generate';
+import { allThreadsCpuPerFrame, frameCost, mainFrameCpu } from './frame-trace';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..');
@@ -181,6 +184,21 @@ export async function run(report: BenchReport): Promise<void> {
     report.figure('p95 ratio scrolling / idle', percentile(all, 95) / Math.max(1e-9, percentile(idle.deltas, 95)), '×');
     report.figure('operator-speed frames showing a row still loading', (segments.reduce((n, r) => n + r.placeholderFrames, 0) / Math.max(1, operator.length)) * 100, '%');
     report.figure('fling frames showing a row still loading', (traverse.placeholderFrames / Math.max(1, TRAVERSE_FRAMES)) * 100, '%');
+    // The page's own cost, apart from what else the machine runs: thread CPU per frame from a
+    // trace of one more operator-speed segment (tracing slows frames, so it is not counted above).
+    await browser.startTracing(page, { categories: ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline.frame', 'cc', 'viz'] });
+    await measure(page, SEGMENT_FRAMES, 0.45, OPERATOR_STEP_PX, 1_500);
+    const cost = frameCost(await browser.stopTracing());
+    report.figure('renderer main-thread CPU per scrolled frame p50 (traced)', mainFrameCpu(cost, 50), 'ms');
+    report.figure('renderer main-thread CPU per scrolled frame p95 (traced)', mainFrameCpu(cost, 95), 'ms');
+    report.figure('CPU per scrolled frame, all Chromium threads (traced)', allThreadsCpuPerFrame(cost), 'ms');
+    report.note(
+      `traced CPU per frame by thread: ${Object.entries(cost.perThread)
+        .filter(([, ms]) => ms >= 0.1)
+        .sort((a, b) => b[1] - a[1])
+        .map(([thread, ms]) => `${thread} ${ms.toFixed(1)} ms`)
+        .join(', ')}`,
+    );
     report.note(
       `${SEGMENTS} segments × ${SEGMENT_FRAMES} frames at ${OPERATOR_STEP_PX} px/frame from 0–90 % of ${rows} rows, then a fling top→bottom in ${TRAVERSE_FRAMES} frames (${Math.round(traverse.scrollHeight / TRAVERSE_FRAMES)} px/frame, reached ${Math.round((traverse.scrolledTo / Math.max(1, traverse.scrollHeight)) * 100)} %); a frame is over budget above ${limit.toFixed(1)} ms (idle vsync × 1.25)`,
     );

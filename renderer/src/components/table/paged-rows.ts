@@ -32,7 +32,7 @@ const MAX_IN_FLIGHT = 2;
 
 export interface PagedRowsOptions {
   /**
-   * After the viewport jumps by more than a block (a fling, a scrollbar drag), fetch only once it
+   * After the viewport jumps (a fling, a scrollbar drag), fetch only once it
    * has stayed put this long: blocks requested mid-fling arrive after the viewport has left them,
    * and each request and its answer cost the frames they land in. 0 fetches at once.
    */
@@ -45,6 +45,7 @@ export function createPagedRows<Row>(initial: FetchPage<Row>, blockSize = 200, o
   let generation = 0;
   let wanted = { first: 0, last: 0 };
   let settleTimer: ReturnType<typeof setTimeout> | undefined;
+  let lastStart = 0;
   const queue: number[] = [];
   const blocks = new Map<number, Accessor<Row[] | undefined>>();
   const setters = new Map<number, (rows: Row[]) => void>();
@@ -98,7 +99,10 @@ export function createPagedRows<Row>(initial: FetchPage<Row>, blockSize = 200, o
   const ensureRange = (start: number, end: number) => {
     const first = Math.max(0, Math.floor(start / blockSize));
     const last = Math.max(first, Math.floor(Math.max(start, end - 1) / blockSize));
-    const jumped = Math.abs(first - wanted.first) > 1;
+    // Half a block or more since the last call is a jump, not reading: 3–4 rows a frame is a
+    // brisk wheel, a fling or a scrollbar drag moves a hundred rows and more.
+    const jumped = Math.abs(start - lastStart) >= blockSize / 2;
+    lastStart = start;
     wanted = { first, last };
     for (let block = first; block <= last; block++) {
       if (!untrack(slot(block)) && !inflight.has(block) && !queue.includes(block)) queue.push(block);
