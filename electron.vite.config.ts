@@ -10,7 +10,12 @@ export default defineConfig({
       outDir: resolve(root, 'out/main'),
       // better-sqlite3, chokidar… stay external: native modules cannot be bundled.
       externalizeDeps: true,
-      lib: { entry: resolve(root, 'main/index.ts'), formats: ['es'] },
+      // The knowledge model's similarity worker is its own entry: worker_threads loads it by file
+      // (main/core/knowledge/similarity-runner.ts looks for similarity-worker.js next to the bundle).
+      lib: {
+        entry: { index: resolve(root, 'main/index.ts'), 'similarity-worker': resolve(root, 'main/core/knowledge/similarity-worker.ts') },
+        formats: ['es'],
+      },
     },
   },
   preload: {

@@ -179,6 +179,14 @@ export const DuplicateClusterGroup = z.object({
   ),
 });
 
+/**
+ * How current a result computed off the request path is. While the stores change, the last
+ * complete result is served with `stale: true` (and `computing: true` while a newer one is under
+ * way); `asOf` is when the stores it was computed from were read.
+ */
+export const Freshness = z.object({ stale: z.boolean(), computing: z.boolean(), asOf: z.string() });
+export type Freshness = z.infer<typeof Freshness>;
+
 export const Inboxes = z.object({
   rejected: z.array(RejectedGroup),
   unactionable: z.array(
@@ -193,6 +201,8 @@ export const Inboxes = z.object({
     }),
   ),
   duplicates: z.array(DuplicateClusterGroup),
+  /** Near-duplicate clustering runs in the background: how current `duplicates` is (the other inboxes are always current). */
+  duplicatesFreshness: Freshness,
 });
 export type Inboxes = z.infer<typeof Inboxes>;
 
@@ -341,6 +351,8 @@ export const InjectionPreview = z.object({
   directiveIds: z.array(z.string()),
   consideredCount: z.number().int(),
   rules: z.array(z.string()),
+  /** The tier merge runs in the background: how current the lessons this preview ranks are. */
+  freshness: Freshness,
 });
 export type InjectionPreview = z.infer<typeof InjectionPreview>;
 

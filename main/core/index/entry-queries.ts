@@ -69,7 +69,7 @@ interface Source {
  *   SQLite from using an index for it) until the page is full — best when many rows match, since
  *   about (offset + limit) × rows / matches rows are visited instead of sorting every match.
  */
-function source(filter: Filter, viaSortIndex = false): Source {
+export function source(filter: Filter, viaSortIndex = false): Source {
   const where = new Where();
   const col = (name: string) => (viaSortIndex ? `+e.${name}` : `e.${name}`);
   const match = filter.text ? ftsQuery(filter.text) : null;
@@ -96,7 +96,7 @@ function source(filter: Filter, viaSortIndex = false): Source {
 }
 
 /** An `entries` row as the list query selects it: the stored columns, tags still as JSON text. */
-type EntryRowOut = Omit<EntryRow, 'tags' | 'triggers' | 'actions' | 'collection'> & {
+export type EntryRowOut = Omit<EntryRow, 'tags' | 'triggers' | 'actions' | 'collection'> & {
   rid: number;
   store_key: string;
   collection: string;
@@ -107,10 +107,10 @@ type EntryRowOut = Omit<EntryRow, 'tags' | 'triggers' | 'actions' | 'collection'
   line: number;
 };
 
-const LIST_COLUMNS = `e.rid, e.id, e.store_key, e.collection, e.tier, e.status, e.category, e.scope, e.priority, e.confidence, e.project, e.created_at,
+export const LIST_COLUMNS = `e.rid, e.id, e.store_key, e.collection, e.tier, e.status, e.category, e.scope, e.priority, e.confidence, e.project, e.created_at,
   e.updated_at, e.phases_alive, e.max_phases, e.encounter_score, e.shown_count, e.lesson, e.tags, e.flagged, e.duplicate, fl.name, e.line`;
 
-function toItem(row: EntryRowOut): EntryItem {
+export function toItem(row: EntryRowOut): EntryItem {
   return {
     rid: row.rid,
     id: row.id,
@@ -231,6 +231,16 @@ function predicatesOf(db: IndexDb, cache: ColumnCache, filter: Filter): Predicat
   return predicates;
 }
 
+/** The ORDER BY of a page (or export) query over `from` (see source()); ties always broken by rid. */
+export function orderBy(sort: Input['sort'], from: string): string {
+  const searching = from.includes('entries_fts');
+  const dir = sort.dir === 'asc' ? 'ASC' : 'DESC';
+  if (sort.field === 'relevance') return searching ? `f.frank ${dir === 'ASC' ? 'DESC' : 'ASC'}, e.rid` : `e.updated_at DESC, e.rid DESC`;
+  return FACET_SORTS.has(sort.field)
+    ? `${SORT_COLUMNS[sort.field]} ${dir}, e.updated_at ${dir}, e.rid ${dir}`
+    : `${SORT_COLUMNS[sort.field]} ${dir}, e.rid ${dir}`;
+}
+
 export function listEntries(db: IndexDb, cache: ColumnCache, input: Input): z.output<typeof EntriesPage> {
   const facetColumns = input.facets ? ENTRY_FACETS.filter((f) => f !== 'tags') : [];
   const predicates = predicatesOf(db, cache, input.filter);
@@ -246,16 +256,7 @@ export function listEntries(db: IndexDb, cache: ColumnCache, input: Input): z.ou
   const walk = matches === 0 ? Infinity : ((input.offset + input.limit) * rows) / matches;
   const viaSortIndex = input.sort.field !== 'relevance' && !sortedColumnFiltered && matches > WALK_MIN_MATCHES && walk < matches;
   const { from, where } = source(input.filter, viaSortIndex);
-  const searching = from.includes('entries_fts');
-  const dir = input.sort.dir === 'asc' ? 'ASC' : 'DESC';
-  const order =
-    input.sort.field === 'relevance'
-      ? searching
-        ? `f.frank ${dir === 'ASC' ? 'DESC' : 'ASC'}, e.rid`
-        : `e.updated_at DESC, e.rid DESC`
-      : FACET_SORTS.has(input.sort.field)
-        ? `${SORT_COLUMNS[input.sort.field]} ${dir}, e.updated_at ${dir}, e.rid ${dir}`
-        : `${SORT_COLUMNS[input.sort.field]} ${dir}, e.rid ${dir}`;
+  const order = orderBy(input.sort, from);
   // Page rids: from a walk of the sort index (many matches), from the column cache (few
   // matches: sorting them in typed arrays beats fetching each row's sort value), or from SQLite
   // for relevance and lesson order. Then the page's details in a second query.

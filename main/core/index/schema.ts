@@ -4,12 +4,15 @@
  * `<workspace.cacheDir>/store-index.sqlite`. Bump INDEX_SCHEMA_VERSION whenever the tables or
  * what goes into them change: a database with another version is deleted and rebuilt.
  */
-export const INDEX_SCHEMA_VERSION = 8;
+export const INDEX_SCHEMA_VERSION = 9;
 export const INDEX_FILE_NAME = 'store-index.sqlite';
 
 // Row tables (entries, events, receipts, records) hold one row per store record, pointing at its
 // file and line. The exact line text lives in `<table>_raw` under the same rid, so the row tables
 // stay narrow: scans, facet counts and index builds then read a fraction of the pages.
+// Their rids are AUTOINCREMENT: a rid is never reused after a file is re-read, so a rid names one
+// line for the life of the index and caches keyed by rid (the knowledge model's parsed entries,
+// the column caches' "rows above the last rid") can trust it.
 
 /** Directive priority as a sortable number; the same expression is indexed and used in ORDER BY. */
 export const PRIORITY_RANK_SQL = "CASE priority WHEN 'critical' THEN 4 WHEN 'high' THEN 3 WHEN 'medium' THEN 2 WHEN 'low' THEN 1 END";
@@ -40,7 +43,7 @@ CREATE TABLE files (
 CREATE INDEX files_store ON files(store_key);
 
 CREATE TABLE entries (
-  rid INTEGER PRIMARY KEY,
+  rid INTEGER PRIMARY KEY AUTOINCREMENT,
   file_id INTEGER NOT NULL,
   store_key TEXT NOT NULL,
   collection TEXT NOT NULL,
@@ -73,7 +76,7 @@ CREATE INDEX entry_tags_tag ON entry_tags(tag, rid);
 CREATE VIRTUAL TABLE entries_fts USING fts5(lesson, tags, triggers, actions, tokenize = 'unicode61 remove_diacritics 2');
 
 CREATE TABLE events (
-  rid INTEGER PRIMARY KEY,
+  rid INTEGER PRIMARY KEY AUTOINCREMENT,
   file_id INTEGER NOT NULL,
   store_key TEXT NOT NULL,
   line INTEGER NOT NULL,
@@ -91,7 +94,7 @@ CREATE TABLE events (
 );
 
 CREATE TABLE receipts (
-  rid INTEGER PRIMARY KEY,
+  rid INTEGER PRIMARY KEY AUTOINCREMENT,
   file_id INTEGER NOT NULL,
   store_key TEXT NOT NULL,
   line INTEGER NOT NULL,
@@ -110,7 +113,7 @@ CREATE TABLE receipts (
 );
 
 CREATE TABLE records (
-  rid INTEGER PRIMARY KEY,
+  rid INTEGER PRIMARY KEY AUTOINCREMENT,
   file_id INTEGER NOT NULL,
   store_key TEXT NOT NULL,
   line INTEGER NOT NULL,

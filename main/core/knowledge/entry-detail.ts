@@ -1,5 +1,6 @@
 import type { EntryDetail } from '../../../shared/contract/knowledge';
 import { confirmationTimeline, entryId, entryLesson, entryStatus } from './entry-fields';
+import type { Counterpart } from './counterparts';
 import type { KnowledgeModel, SourceEntry } from './knowledge-model';
 import { maturityVerdict } from './maturity-gate';
 import { VIOLATION_WINDOW_DAYS } from './knowledge-model';
@@ -8,8 +9,8 @@ const RECENT_RECEIPTS = 50;
 
 const location = (e: SourceEntry) => ({ tier: e.tier, collection: e.collection, storeKey: e.storeKey, file: e.file, line: e.line });
 
-/** Everything the detail pane shows for one entry. */
-export function entryDetail(model: KnowledgeModel, entry: SourceEntry): EntryDetail {
+/** Everything the detail pane shows for one entry (`counterparts` may be found beforehand, in time slices). */
+export function entryDetail(model: KnowledgeModel, entry: SourceEntry, counterparts: () => Counterpart[] = () => model.counterparts(entry)): EntryDetail {
   const id = entryId(entry.value);
   const outcomes = model.outcomes(entry);
   const events = model.events(id);
@@ -31,7 +32,7 @@ export function entryDetail(model: KnowledgeModel, entry: SourceEntry): EntryDet
     counterparts:
       entry.collection === 'rejected'
         ? []
-        : model.counterparts(entry).map((c) => ({
+        : counterparts().map((c) => ({
             id: entryId(c.entry.value),
             tier: c.entry.tier,
             lesson: entryLesson(c.entry.value),

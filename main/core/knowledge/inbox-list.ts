@@ -1,34 +1,84 @@
 import type { Inboxes } from '../../../shared/contract/knowledge';
-import { nearDuplicateClusters } from './clusters';
 import { entryConfidence, entryId, entryLesson, entryStatus } from './entry-fields';
 import { groupRejected, unactionableQueue } from './inboxes';
-import type { KnowledgeModel } from './knowledge-model';
+import type { KnowledgeModel, SourceEntry } from './knowledge-model';
+import { runSimilarityTask, type DuplicatesInput, type DuplicatesOutput } from './similarity-tasks';
+import type { TimeSlicer } from '../util/time-slicer';
 
 /** Clusters returned per tier group (the total says how many exist), and lessons listed per cluster. */
 export const MAX_CLUSTERS = 100;
 export const MAX_CLUSTER_MEMBERS = 20;
 
-export function buildInboxes(model: KnowledgeModel): Inboxes {
-  const entries = model.inputs.entries;
-  const known = new Set(entries.filter((e) => e.collection !== 'rejected').map((e) => entryId(e.value)));
-  const rejected = groupRejected(
-    entries.filter((e) => e.collection === 'rejected').map((e) => ({ record: e.value, store: e.tier === 'hive' ? ('hive' as const) : ('swarm' as const) })),
-    known,
-  );
-  const unactionable = unactionableQueue(entries.filter((e) => e.collection === 'unactionable').map((e) => e.value));
-  const threshold = model.thresholds.dedup_threshold;
-  const duplicates = model.clusterGroups().map(({ group, entries: members }) => {
-    const byId = new Map(members.map((m) => [entryId(m.value), m]));
-    const clusters = nearDuplicateClusters(
-      members.map((m) => ({ id: entryId(m.value), lesson: entryLesson(m.value) })),
-      threshold,
-      MAX_CLUSTER_MEMBERS,
-    );
+/** The rejected and unactionable inboxes: small collections, always computed from the current model. */
+export function triageInboxes(model: KnowledgeModel): Pick<Inboxes, 'rejected' | 'unactionable'> {
+  const triage = new Triage();
+  for (const entry of model.inputs.entries) triage.add(entry);
+  return triage.inboxes();
+}
+
+/** triageInboxes in time slices (one pass over every entry). */
+export async function triageInboxesSliced(model: KnowledgeModel, slicer: TimeSlicer): Promise<Pick<Inboxes, 'rejected' | 'unactionable'>> {
+  const triage = new Triage();
+  await slicer.forEach(model.inputs.entries, (entry) => triage.add(entry));
+  return triage.inboxes();
+}
+
+class Triage {
+  private readonly known = new Set<string>();
+  private readonly rejected: { record: SourceEntry['value']; store: 'swarm' | 'hive' }[] = [];
+  private readonly unactionable: SourceEntry['value'][] = [];
+
+  add(entry: SourceEntry): void {
+    if (entry.collection !== 'rejected') this.known.add(entryId(entry.value));
+    if (entry.collection === 'rejected') this.rejected.push({ record: entry.value, store: entry.tier === 'hive' ? 'hive' : 'swarm' });
+    if (entry.collection === 'unactionable') this.unactionable.push(entry.value);
+  }
+
+  inboxes(): Pick<Inboxes, 'rejected' | 'unactionable'> {
+    return { rejected: groupRejected(this.rejected, this.known), unactionable: unactionableQueue(this.unactionable) };
+  }
+}
+
+type ClusterGroups = ReturnType<KnowledgeModel['clusterGroups']>;
+
+/** What near-duplicate clustering needs from the model: ids and lessons per tier group, as plain data. */
+export function duplicatesInput(groups: ClusterGroups, threshold: number): DuplicatesInput {
+  return {
+    groups: groups.map(({ entries }) => ({ ids: entries.map((m) => entryId(m.value)), lessons: entries.map((m) => entryLesson(m.value)) })),
+    threshold,
+    maxMembers: MAX_CLUSTER_MEMBERS,
+    maxClusters: MAX_CLUSTERS,
+  };
+}
+
+/** The ids each group's returned clusters list. */
+export const listedIds = (output: DuplicatesOutput): Set<string>[] => output.groups.map((g) => new Set(g.clusters.flatMap((c) => c.ids)));
+
+/** The member behind each listed id (the last copy of an id wins, as it always has). */
+export function listedMembers(entries: readonly SourceEntry[], listed: ReadonlySet<string>): Map<string, SourceEntry> {
+  const byId = new Map<string, SourceEntry>();
+  for (const member of entries) {
+    const id = entryId(member.value);
+    if (listed.has(id)) byId.set(id, member);
+  }
+  return byId;
+}
+
+/** The clusters found (by id) as the contract's groups, with each listed member's fields. */
+export function duplicateGroups(
+  groups: ClusterGroups,
+  output: DuplicatesOutput,
+  threshold: number,
+  members: Map<string, SourceEntry>[] = groups.map(({ entries }, g) => listedMembers(entries, listedIds(output)[g] ?? new Set())),
+): Inboxes['duplicates'] {
+  return groups.map(({ group }, g) => {
+    const found = output.groups[g] ?? { total: 0, clusters: [] };
+    const byId = members[g] ?? new Map<string, SourceEntry>();
     return {
       group,
       threshold,
-      total: clusters.length,
-      clusters: clusters.slice(0, MAX_CLUSTERS).map((cluster) => ({
+      total: found.total,
+      clusters: found.clusters.map((cluster) => ({
         size: cluster.size,
         maxSimilarity: cluster.maxSimilarity,
         minLinkSimilarity: cluster.minLinkSimilarity,
@@ -46,5 +96,12 @@ export function buildInboxes(model: KnowledgeModel): Inboxes {
       })),
     };
   });
-  return { rejected, unactionable, duplicates };
+}
+
+/** Every inbox computed now, in-thread (small workspaces and tests; the service clusters in a worker). */
+export function buildInboxes(model: KnowledgeModel): Inboxes {
+  const groups = model.clusterGroups();
+  const threshold = model.thresholds.dedup_threshold;
+  const duplicates = duplicateGroups(groups, runSimilarityTask('duplicates', duplicatesInput(groups, threshold)), threshold);
+  return { ...triageInboxes(model), duplicates, duplicatesFreshness: { stale: false, computing: false, asOf: new Date(model.builtAt).toISOString() } };
 }

@@ -1,5 +1,8 @@
 import { entryId, entryLesson, entryScope, entryStatus, str, type RawEntry } from './entry-fields';
-import { BigramCorpus, NearDuplicateIndex, normalizeLesson } from './similarity';
+import { normalizeLesson } from './similarity';
+import { MERGE_KINDS, mergeTierLessons, READER_DEDUP_THRESHOLD, type MergeKind, type TierMerge } from './tier-merge';
+import type { TimeSlicer } from '../util/time-slicer';
+import { baseOrder } from './base-order';
 import { isActiveStatus, type KnowledgeThresholds } from './thresholds';
 import { baseScore, contextualScore, directiveScore, isDirectiveEntry, phaseCategories, type BaseScore, type ContextualScore, type DecisionContext, type DirectiveScore } from './injection-scoring';
 import { buildDirectiveBlock, buildLessonBlock } from './injection-blocks';
@@ -14,8 +17,7 @@ import { buildDirectiveBlock, buildLessonBlock } from './injection-blocks';
 export const MODEL_LIMIT_CHARS = Math.floor(128_000 / 0.33);
 /** Headroom floor when `context_budget_threshold` is unset. */
 export const DEFAULT_MIN_INJECT_CHARS = 300;
-/** The reader merges tiers with a fixed 0.6 (it does not read `dedup_threshold`). */
-export const READER_DEDUP_THRESHOLD = 0.6;
+export { READER_DEDUP_THRESHOLD } from './tier-merge';
 /** The injector keeps only entries at or above this confidence (`filterHighConfidenceKnowledge`). */
 export const HIGH_CONFIDENCE_FLOOR = 0.8;
 /** The reader ranks a wider window than `max_inject_count` before the contextual re-rank. */
@@ -49,7 +51,7 @@ export type ExclusionReason = 'inactive_status' | 'scope_filter' | 'retracted' |
 export interface MergedDuplicate {
   keptId: string;
   droppedId: string;
-  kind: 'exact' | 'hive_near_duplicate' | 'swarm_near_duplicate';
+  kind: MergeKind;
   similarity: number;
 }
 
@@ -109,51 +111,17 @@ export function budgetRegime(headroomPercent: number, t: Pick<KnowledgeThreshold
   return { regime, headroomChars, minInjectChars, effectiveBudget };
 }
 
-/** Hive first; a swarm lesson is dropped when it repeats a kept lesson exactly or is a near-duplicate of a hive or earlier swarm lesson. */
-function mergeTiers(hive: readonly RawEntry[], swarm: readonly RawEntry[]) {
-  const all = [...hive, ...swarm];
-  const corpus = new BigramCorpus(all.map(entryLesson), READER_DEDUP_THRESHOLD);
-  const hiveIndex = new NearDuplicateIndex(corpus);
-  hive.forEach((_, i) => hiveIndex.add(i));
-  const keptSwarm = new NearDuplicateIndex(corpus);
-  const seen = new Map<string, number>();
-  hive.forEach((entry, i) => seen.set(normalizeLesson(entryLesson(entry)), i));
-  const kept: RawEntry[] = [...hive];
-  const merged: MergedDuplicate[] = [];
-  for (let s = 0; s < swarm.length; s++) {
-    const index = hive.length + s;
-    const entry = swarm[s]!;
-    const normal = normalizeLesson(entryLesson(entry));
-    const drop = (keptAt: number, kind: MergedDuplicate['kind'], similarity: number) =>
-      merged.push({ keptId: entryId(all[keptAt]!), droppedId: entryId(entry), kind, similarity });
-    const exact = seen.get(normal);
-    if (exact !== undefined) {
-      drop(exact, 'exact', 1);
-      continue;
-    }
-    const hiveMatch = hiveIndex.findFirst(index);
-    if (hiveMatch) {
-      drop(hiveMatch.index, 'hive_near_duplicate', hiveMatch.similarity);
-      continue;
-    }
-    const swarmMatch = keptSwarm.findFirst(index);
-    if (swarmMatch) {
-      drop(swarmMatch.index, 'swarm_near_duplicate', swarmMatch.similarity);
-      continue;
-    }
-    seen.set(normal, index);
-    keptSwarm.add(index);
-    kept.push(entry);
-  }
-  return { kept, merged };
+/** The lessons that take part in injection, and how many were left out and why. */
+export interface EligibleSources {
+  hive: RawEntry[];
+  swarm: RawEntry[];
+  excluded: Map<ExclusionReason, { count: number; examples: { id: string; lesson: string }[] }>;
 }
 
-const time = (entry: RawEntry) => Date.parse(str(entry.created_at) ?? '') || 0;
-
-export function previewInjection(sources: PreviewSources, ctx: PreviewContext, t: KnowledgeThresholds): InjectionPreview {
-  const budget = budgetRegime(ctx.headroomPercent, t);
+/** The reader's filters as one predicate per entry, collecting what it leaves out. */
+function eligibility(sources: PreviewSources, t: Pick<KnowledgeThresholds, 'scope_filter' | 'hive_enabled'>, normalized: (entry: RawEntry) => string) {
   const retracted = new Set((sources.retractions ?? []).map((r) => str(r.normalized_lesson)).filter((v): v is string => !!v));
-  const excluded = new Map<ExclusionReason, { count: number; examples: { id: string; lesson: string }[] }>();
+  const excluded: EligibleSources['excluded'] = new Map();
   const exclude = (entry: RawEntry, reason: ExclusionReason) => {
     const bucket = excluded.get(reason) ?? { count: 0, examples: [] };
     bucket.count++;
@@ -163,20 +131,148 @@ export function previewInjection(sources: PreviewSources, ctx: PreviewContext, t
   const eligible = (entry: RawEntry) => {
     if (!isActiveStatus(entryStatus(entry))) return exclude(entry, 'inactive_status'), false;
     if (!t.scope_filter.includes(entryScope(entry))) return exclude(entry, 'scope_filter'), false;
-    if (retracted.has(normalizeLesson(entryLesson(entry)))) return exclude(entry, 'retracted'), false;
+    // Normalising every lesson costs a regex pass each; without retractions nothing can match.
+    if (retracted.size > 0 && retracted.has(normalized(entry))) return exclude(entry, 'retracted'), false;
     return true;
   };
-  const hive = t.hive_enabled ? sources.hive.filter(eligible) : (sources.hive.forEach((e) => exclude(e, 'hive_disabled')), []);
-  const swarm = sources.swarm.filter(eligible);
-  const { kept, merged } = mergeTiers(hive, swarm);
+  const hiveDisabled = (entry: RawEntry) => (exclude(entry, 'hive_disabled'), false);
+  return { eligible, hiveDisabled, excluded };
+}
 
+const normalizeOf = (entry: RawEntry) => normalizeLesson(entryLesson(entry));
+
+/** The reader's filters: inactive statuses, scopes outside scope_filter, retracted lessons, a disabled hive. */
+export function eligibleSources(sources: PreviewSources, t: Pick<KnowledgeThresholds, 'scope_filter' | 'hive_enabled'>): EligibleSources {
+  const { eligible, hiveDisabled, excluded } = eligibility(sources, t, normalizeOf);
+  const hive = sources.hive.filter(t.hive_enabled ? eligible : hiveDisabled);
+  const swarm = sources.swarm.filter(eligible);
+  return { hive, swarm, excluded };
+}
+
+/** eligibleSources in time slices, with normalised lessons from a cache. */
+export async function eligibleSourcesSliced(
+  sources: PreviewSources,
+  t: Pick<KnowledgeThresholds, 'scope_filter' | 'hive_enabled'>,
+  slicer: TimeSlicer,
+  normalized: (entry: RawEntry) => string = normalizeOf,
+): Promise<EligibleSources> {
+  const { eligible, hiveDisabled, excluded } = eligibility(sources, t, normalized);
+  const hive = await slicer.filter(sources.hive, t.hive_enabled ? eligible : hiveDisabled);
+  const swarm = await slicer.filter(sources.swarm, eligible);
+  return { hive, swarm, excluded };
+}
+
+/** Turns the merge's indices back into entries: kept swarm positions and each merge (by row) as ids. */
+function mergeMappers({ hive, swarm }: Pick<EligibleSources, 'hive' | 'swarm'>, merge: TierMerge) {
+  const at = (index: number) => (index < hive.length ? hive[index]! : swarm[index - hive.length]!);
+  const { keptAt, dropped, kind, similarity } = merge.merged;
+  return {
+    kept: (s: number) => swarm[s]!,
+    rows: Array.from(dropped, (_, row) => row),
+    merged: (row: number): MergedDuplicate => ({
+      keptId: entryId(at(keptAt[row]!)),
+      droppedId: entryId(swarm[dropped[row]!]!),
+      kind: MERGE_KINDS[kind[row]!]!,
+      similarity: similarity[row]!,
+    }),
+  };
+}
+
+/** The merge of eligible tiers as entries: what is kept (hive, then kept swarm) and what was dropped for what. */
+export function applyTierMerge(eligible: Pick<EligibleSources, 'hive' | 'swarm'>, merge: TierMerge): { kept: RawEntry[]; merged: MergedDuplicate[] } {
+  const map = mergeMappers(eligible, merge);
+  return { kept: [...eligible.hive, ...Array.from(merge.keptSwarm, map.kept)], merged: map.rows.map(map.merged) };
+}
+
+/** applyTierMerge in time slices. */
+export async function applyTierMergeSliced(
+  eligible: Pick<EligibleSources, 'hive' | 'swarm'>,
+  merge: TierMerge,
+  slicer: TimeSlicer,
+): Promise<{ kept: RawEntry[]; merged: MergedDuplicate[] }> {
+  const map = mergeMappers(eligible, merge);
+  return { kept: [...eligible.hive, ...(await slicer.map(Array.from(merge.keptSwarm), map.kept))], merged: await slicer.map(map.rows, map.merged) };
+}
+
+const time = (entry: RawEntry) => Date.parse(str(entry.created_at) ?? '') || 0;
+
+/**
+ * Kept lessons ordered by base score (ties within 0.001 to the newer entry), as positions into
+ * `kept`. The score depends on the entry, whether there is a phase and which categories it
+ * favours, and the project: a ranking is cached per RankingBasis.
+ */
+export interface BaseRanking {
+  order: ArrayLike<number>;
+}
+
+export interface RankingBasis {
+  /** The categories the phase favours; null when no phase is given. */
+  categories: readonly string[] | null;
+  projectName: string | undefined;
+}
+
+export const rankingBasis = (ctx: Pick<PreviewContext, 'phase' | 'projectName'>): RankingBasis => ({
+  categories: ctx.phase ? phaseCategories(ctx.phase) : null,
+  projectName: ctx.projectName,
+});
+
+export const rankingKey = (basis: RankingBasis): string => JSON.stringify([basis.categories, basis.projectName ?? null]);
+
+/** baseScore as the ranking basis determines it (the phase text matters only through its categories). */
+const scoreOf = (entry: RawEntry, basis: RankingBasis) => baseScore(entry, basis.categories ? 'phase' : '', basis.projectName, basis.categories ?? []);
+
+/** Creation times (ms) of the kept lessons, for the ranking's tie-break. */
+export const keptTimes = (kept: readonly RawEntry[]): Float64Array => Float64Array.from(kept, time);
+
+/** keptTimes in time slices (a date parse per lesson). */
+export async function keptTimesSliced(kept: readonly RawEntry[], slicer: TimeSlicer): Promise<Float64Array> {
+  const times = new Float64Array(kept.length);
+  await slicer.forEach(kept, (entry, i) => (times[i] = time(entry)));
+  return times;
+}
+
+export function rankByBase(kept: readonly RawEntry[], basis: RankingBasis, times: ArrayLike<number> = keptTimes(kept)): BaseRanking {
+  return { order: baseOrder(Float64Array.from(kept, (entry) => scoreOf(entry, basis).base), times) };
+}
+
+/**
+ * rankByBase with the scoring in time slices and the sort (hundreds of ms at 100k lessons, one
+ * uninterruptible step) handed to `sort`, e.g. a worker thread running the same baseOrder.
+ */
+export async function rankByBaseSliced(
+  kept: readonly RawEntry[],
+  basis: RankingBasis,
+  times: Float64Array,
+  slicer: TimeSlicer,
+  sort: (base: Float64Array, times: Float64Array) => Promise<ArrayLike<number>> = async (base, t) => baseOrder(base, t),
+): Promise<BaseRanking> {
+  const base = new Float64Array(kept.length);
+  await slicer.forEach(kept, (entry, i) => (base[i] = scoreOf(entry, basis).base));
+  return { order: await sort(base, times) };
+}
+
+export function previewInjection(sources: PreviewSources, ctx: PreviewContext, t: KnowledgeThresholds): InjectionPreview {
+  const eligible = eligibleSources(sources, t);
+  const merge = mergeTierLessons(eligible.hive.map(entryLesson), eligible.swarm.map(entryLesson));
+  return rankPreview(eligible, applyTierMerge(eligible, merge), ctx, t);
+}
+
+/**
+ * The per-decision-point part of the preview, once the (costly, context-free) tier merge is
+ * known: base score, re-rank, budget, blocks. `ranking` may come from a cache (see rankingKey).
+ */
+export function rankPreview(
+  eligible: Pick<EligibleSources, 'excluded'>,
+  { kept, merged }: { kept: readonly RawEntry[]; merged: readonly MergedDuplicate[] },
+  ctx: PreviewContext,
+  t: KnowledgeThresholds,
+  ranking: BaseRanking = rankByBase(kept, rankingBasis(ctx)),
+): InjectionPreview {
+  const budget = budgetRegime(ctx.headroomPercent, t);
+  const excluded = eligible.excluded;
   const categories = phaseCategories(ctx.phase);
-  const scored = kept.map((entry) => ({ entry, base: baseScore(entry, ctx.phase, ctx.projectName, categories) }));
-  scored.sort((a, b) => {
-    const diff = b.base.base - a.base.base;
-    return Math.abs(diff) > 0.001 ? diff : time(b.entry) - time(a.entry);
-  });
-  const window = scored.slice(0, Math.max(WIDE_WINDOW, t.max_inject_count));
+  const windowSize = Math.min(ranking.order.length, Math.max(WIDE_WINDOW, t.max_inject_count));
+  const window = Array.from({ length: windowSize }, (_, k) => ranking.order[k]!).map((i) => ({ entry: kept[i]!, base: baseScore(kept[i]!, ctx.phase, ctx.projectName, categories) }));
   const rescored = window
     .map((item) => {
       const directive = directiveScore(item.entry, ctx);

@@ -19,6 +19,9 @@ const PHASE_CATEGORY_RULES: { pattern: RegExp; categories: string[] }[] = [
 ];
 const DEFAULT_PHASE_CATEGORIES = ['process', 'tooling'];
 
+/** Every category list a phase can map to (each rule's, then the default). */
+export const PHASE_CATEGORY_SETS: readonly (readonly string[])[] = [...PHASE_CATEGORY_RULES.map((rule) => rule.categories), DEFAULT_PHASE_CATEGORIES];
+
 export function phaseCategories(phase: string): string[] {
   const lower = phase.toLowerCase();
   return PHASE_CATEGORY_RULES.find((rule) => rule.pattern.test(lower))?.categories ?? DEFAULT_PHASE_CATEGORIES;

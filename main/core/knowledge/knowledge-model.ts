@@ -1,8 +1,17 @@
-import { entryId, entryLesson, entryStatus, str, strList, type RawEntry } from './entry-fields';
-import { buildCounterRollups, effectiveOutcomes, instant, outcomeSignal, violationsSince, type CounterRollup, type EffectiveOutcomes } from './counters';
-import { expiryMarker, qualityMarkers, type ExpiryMarker, type QualityMarkers } from './lifecycle';
-import { normalizeLesson, jaccard, wordBigrams } from './similarity';
+import type { DirectiveRow } from '../../../shared/contract/knowledge';
+import type { EffectiveOutcomes } from './counters';
+import { CounterState } from './counter-state';
+import { CounterpartIndex, type Counterpart } from './counterparts';
+import { DerivedCache } from './derived-cache';
+import { directiveRow, isDirective } from './directive-rows';
+import { entryId, entryStatus, type RawEntry } from './entry-fields';
+import { EventIndex } from './event-index';
+import type { EntryDelta } from './entry-cache';
+import type { ExpiryMarker, QualityMarkers } from './lifecycle';
 import { isActiveStatus, type KnowledgeThresholds } from './thresholds';
+import { NO_SLICING, type TimeSlicer } from '../util/time-slicer';
+
+export { CounterState, VIOLATION_WINDOW_DAYS } from './counter-state';
 
 /**
  * Everything the knowledge views derive, computed once per state of the stores: effective
@@ -45,7 +54,8 @@ export interface SkillRef {
 }
 
 export interface KnowledgeInputs {
-  entries: SourceEntry[];
+  /** File order (file, then line). */
+  entries: readonly SourceEntry[];
   /** `knowledge-events.jsonl` lines (file order). */
   knowledgeEvents: SourceEvent[];
   /** Legacy `knowledge-application.jsonl` lines (file order). */
@@ -79,72 +89,125 @@ export interface EventRef {
   line: number;
 }
 
-export const VIOLATION_WINDOW_DAYS = 7;
-const DAY_MS = 86_400_000;
-
-const tierGroup = (tier: EntryTier) => (tier === 'hive' ? 'hive' : 'project');
-
-/** Effective-counter rollups and the "this week" anchor, from the counter sources alone. */
-export class CounterState {
-  readonly rollups: Map<string, CounterRollup>;
-  /** Reference time for "this week": the latest recorded activity, never later than now. */
-  readonly asOf: number;
-
-  constructor(inputs: Pick<KnowledgeInputs, 'knowledgeEvents' | 'applicationLog' | 'baseline'>, now: number = Date.now()) {
-    this.rollups = buildCounterRollups({
-      baseline: inputs.baseline,
-      events: inputs.knowledgeEvents.map((e) => e.value),
-      applicationLog: inputs.applicationLog.map((e) => e.value),
-    });
-    let latest = Number.NEGATIVE_INFINITY;
-    for (const event of [...inputs.knowledgeEvents, ...inputs.applicationLog]) {
-      const t = instant(str(event.value.timestamp));
-      if (t > latest) latest = t;
-    }
-    this.asOf = Number.isFinite(latest) ? Math.min(latest, now) : now;
-  }
-
-  get windowStart(): number {
-    return this.asOf - VIOLATION_WINDOW_DAYS * DAY_MS;
-  }
-
-  outcomes(entry: SourceEntry): EffectiveOutcomes {
-    return effectiveOutcomes(entry.value, this.rollups.get(entryId(entry.value)));
-  }
-
-  markers(entry: SourceEntry, thresholds: KnowledgeThresholds): EntryMarkers {
-    const outcomes = this.outcomes(entry);
-    const inWindow = violationsSince(outcomes, this.windowStart).filter((t) => instant(t) <= this.asOf);
-    return {
-      expiry: entry.collection === 'active' ? expiryMarker(entry.value, thresholds) : null,
-      quality: qualityMarkers(entry.value, outcomes, thresholds),
-      signal: outcomeSignal(outcomes),
-      shown: outcomes.shown_count,
-      violationsInWindow: inWindow.length,
-      lastViolationAt: outcomes.violation_timestamps[0] ?? null,
-    };
-  }
-}
-
 export class KnowledgeModel {
+  private lessonList?: SourceEntry[];
   private byIdCache?: Map<string, SourceEntry[]>;
   private eventsById?: Map<string, EventRef[]>;
-  private bigramIndex?: Map<string, Map<string, number[]>>;
-  private bigramSets?: Map<SourceEntry, Set<string>>;
+  private counterpartIndex?: CounterpartIndex;
+  private directiveList?: DirectiveRow[];
+  private groups?: { group: 'project' | 'hive'; entries: SourceEntry[] }[];
+  /** The previous model's id lookup and the lines appended since, when that is all that changed. */
+  private grownFrom?: { byId: Map<string, SourceEntry[]>; delta: EntryDelta };
+  private sources?: { swarm: RawEntry[]; hive: RawEntry[]; retractions: RawEntry[] };
   private readonly memo = new Map<string, unknown>();
   readonly counters: CounterState;
+  /** When the stores were read for this model (epoch ms). */
+  readonly builtAt: number;
 
   constructor(
     readonly inputs: KnowledgeInputs,
     readonly thresholds: KnowledgeThresholds,
     now: number = Date.now(),
     counters?: CounterState,
+    /** Per-entry results shared with earlier and later models of the same stores. */
+    readonly derived: DerivedCache = new DerivedCache(),
   ) {
     this.counters = counters ?? new CounterState(inputs, now);
+    this.builtAt = Date.now();
   }
 
   get asOf(): number {
     return this.counters.asOf;
+  }
+
+  /**
+   * Builds the per-model views (lessons, ids, directive rows, cluster groups, injection
+   * sources) in time slices, so no request finds them missing and pays for them on the spot.
+   * Counterpart postings are large and kept incrementally by the service (`useCounterparts`).
+   */
+  async prepare(slicer: TimeSlicer = NO_SLICING): Promise<void> {
+    const lessons = (this.lessonList ??= await slicer.filter(this.inputs.entries, (e) => e.collection === 'active'));
+    if (!this.byIdCache && this.grownFrom) {
+      const { byId: base, delta } = this.grownFrom;
+      const byId = new Map<string, SourceEntry[]>();
+      await slicer.forEach(base, ([id, list]) => byId.set(id, list));
+      for (const entry of delta.added) {
+        const id = entryId(entry.value);
+        const list = [...(byId.get(id) ?? [])];
+        let at = list.length;
+        while (at > 0 && delta.compare(list[at - 1]!, entry) > 0) at--;
+        list.splice(at, 0, entry);
+        byId.set(id, list);
+      }
+      this.byIdCache = byId;
+    }
+    if (!this.byIdCache) {
+      const byId = new Map<string, SourceEntry[]>();
+      await slicer.forEach(this.inputs.entries, (entry) => {
+        const key = entryId(entry.value);
+        const list = byId.get(key);
+        if (list) list.push(entry);
+        else byId.set(key, [entry]);
+      });
+      this.byIdCache ??= byId;
+    }
+    if (!this.directiveList) {
+      const rows = this.derived.directiveRows(this.counters, this.thresholds);
+      const list: DirectiveRow[] = [];
+      await slicer.forEach(lessons, (source) => {
+        if (isDirective(source.value)) list.push(this.directiveRowOf(source, rows));
+      });
+      this.directiveList ??= list;
+    }
+    if (!this.groups) {
+      const active = await slicer.filter(lessons, (e) => isActiveStatus(entryStatus(e.value)));
+      const project = await slicer.filter(active, (e) => e.tier !== 'hive');
+      const hive = await slicer.filter(active, (e) => e.tier === 'hive');
+      this.groups ??= [
+        { group: 'project', entries: project },
+        { group: 'hive', entries: hive },
+      ];
+    }
+    if (!this.eventsById) {
+      const index = new EventIndex();
+      await slicer.forEach(this.inputs.knowledgeEvents, (event) => index.addKnowledgeEvent(event));
+      await slicer.forEach(this.inputs.applicationLog, (event) => index.addLegacyLine(event));
+      this.eventsById ??= index.finish();
+    }
+    if (!this.sources) {
+      const swarm = await slicer.map(await slicer.filter(lessons, (e) => e.tier !== 'hive'), (e) => e.value);
+      const hive = await slicer.map(await slicer.filter(lessons, (e) => e.tier === 'hive'), (e) => e.value);
+      this.sources ??= { swarm, hive, retractions: this.inputs.retractions };
+    }
+  }
+
+  /**
+   * Takes over what depends on unchanged inputs from the previous model of the same stores: a
+   * change to counters or skills alone then costs no pass over 100k entries.
+   */
+  adopt(previous: KnowledgeModel, delta?: EntryDelta): void {
+    if (previous.inputs.entries !== this.inputs.entries) {
+      // Lines only appended: the id lookup is extended rather than rebuilt (see prepare).
+      if (delta && delta.dropped === 0 && delta.from === previous.inputs.entries && previous.byIdCache) this.grownFrom = { byId: previous.byIdCache, delta };
+      return;
+    }
+    this.lessonList ??= previous.lessonList;
+    this.byIdCache ??= previous.byIdCache;
+    this.groups ??= previous.groups;
+    this.counterpartIndex ??= previous.counterpartIndex;
+    if (previous.sources) this.sources ??= { ...previous.sources, retractions: this.inputs.retractions };
+    if (previous.memo.has('triage')) this.memo.set('triage', previous.memo.get('triage'));
+    if (previous.inputs.knowledgeEvents === this.inputs.knowledgeEvents && previous.inputs.applicationLog === this.inputs.applicationLog) this.eventsById ??= previous.eventsById;
+    if (previous.counters === this.counters && JSON.stringify(previous.thresholds) === JSON.stringify(this.thresholds)) {
+      this.directiveList ??= previous.directiveList;
+      for (const [key, value] of previous.memo) if (key.startsWith('directives:')) this.memo.set(key, value);
+    }
+  }
+
+  /** Counterpart postings over exactly this model's lessons (kept incrementally across models). */
+  useCounterparts(index: CounterpartIndex): void {
+    if (index.lessons !== this.lessons()) throw new Error('counterpart index of other lessons');
+    this.counterpartIndex = index;
   }
 
   /** Computes a derived view once per state of the stores (the model is rebuilt when they change). */
@@ -155,7 +218,7 @@ export class KnowledgeModel {
 
   /** Lessons of the main stores (swarm, link and hive files), any status. */
   lessons(): SourceEntry[] {
-    return this.inputs.entries.filter((e) => e.collection === 'active');
+    return (this.lessonList ??= this.inputs.entries.filter((e) => e.collection === 'active'));
   }
 
   byId(id: string): SourceEntry[] {
@@ -189,36 +252,10 @@ export class KnowledgeModel {
   /** Knowledge events and legacy log lines naming this id, newest first. */
   events(id: string): EventRef[] {
     if (!this.eventsById) {
-      this.eventsById = new Map();
-      const add = (key: string, ref: EventRef) => {
-        const list = this.eventsById!.get(key);
-        if (list) list.push(ref);
-        else this.eventsById!.set(key, [ref]);
-      };
-      const refOf = (event: SourceEvent, kind: string): EventRef => ({
-        kind,
-        at: str(event.value.timestamp) ?? null,
-        traceId: str(event.value.trace_id) ?? null,
-        sessionId: str(event.value.session_id) ?? str(event.value.sessionId) ?? null,
-        phase: str(event.value.phase) ?? null,
-        agent: str(event.value.agent) ?? str(event.value.targetAgent) ?? null,
-        reason: str(event.value.reason) ?? null,
-        source: str(event.value.source) ?? null,
-        storeKey: event.storeKey,
-        file: event.file,
-        line: event.line,
-      });
-      for (const event of this.inputs.knowledgeEvents) {
-        const kind = str(event.value.type) ?? 'unknown';
-        if (kind === 'retrieved') for (const id of strList(event.value.result_ids)) add(id, refOf(event, kind));
-        const target = str(event.value.knowledge_id) ?? str(event.value.entry_id);
-        if (target) add(target, refOf(event, kind));
-      }
-      for (const event of this.inputs.applicationLog) {
-        const target = str(event.value.knowledgeId);
-        if (target) add(target, refOf(event, `legacy:${str(event.value.result) ?? 'unknown'}`));
-      }
-      for (const list of this.eventsById.values()) list.sort((a, b) => (instant(b.at) || 0) - (instant(a.at) || 0));
+      const index = new EventIndex();
+      for (const event of this.inputs.knowledgeEvents) index.addKnowledgeEvent(event);
+      for (const event of this.inputs.applicationLog) index.addLegacyLine(event);
+      this.eventsById = index.finish();
     }
     return this.eventsById.get(id) ?? [];
   }
@@ -227,62 +264,54 @@ export class KnowledgeModel {
     return this.inputs.skills.filter((skill) => skill.sourceIds.includes(id));
   }
 
-  private bigramsOf(entry: SourceEntry): Set<string> {
-    this.bigramSets ??= new Map();
-    let set = this.bigramSets.get(entry);
-    if (!set) this.bigramSets.set(entry, (set = wordBigrams(entryLesson(entry.value))));
-    return set;
+  /** The same or a near-duplicate lesson (≥ dedup_threshold) in the other tier group. */
+  counterparts(entry: SourceEntry): Counterpart[] {
+    this.counterpartIndex ??= CounterpartIndex.buildNow(this.lessons(), this.derived);
+    return this.counterpartIndex.find(entry, this.thresholds.dedup_threshold);
   }
 
-  /** The same or a near-duplicate lesson (≥ dedup_threshold) in the other tier group. */
-  counterparts(entry: SourceEntry): { entry: SourceEntry; similarity: number; exact: boolean }[] {
-    if (!this.bigramIndex) {
-      this.bigramIndex = new Map([
-        ['hive', new Map()],
-        ['project', new Map()],
-      ]);
-      this.lessons().forEach((candidate, index) => {
-        const postings = this.bigramIndex!.get(tierGroup(candidate.tier))!;
-        for (const token of this.bigramsOf(candidate)) {
-          const list = postings.get(token);
-          if (list) list.push(index);
-          else postings.set(token, [index]);
-        }
-      });
+  /** counterparts() in time slices. */
+  counterpartsSliced(entry: SourceEntry, slicer: TimeSlicer): Promise<Counterpart[]> {
+    this.counterpartIndex ??= CounterpartIndex.buildNow(this.lessons(), this.derived);
+    return this.counterpartIndex.findSliced(entry, this.thresholds.dedup_threshold, slicer);
+  }
+
+  private directiveRowOf(source: SourceEntry, rows: WeakMap<SourceEntry, DirectiveRow>): DirectiveRow {
+    let row = rows.get(source);
+    if (!row) rows.set(source, (row = directiveRow(this, source)));
+    return row;
+  }
+
+  /** Lessons with v2 directive fields as directive rows (file order); rows are reused while counters and thresholds stay. */
+  directiveRows(): DirectiveRow[] {
+    if (!this.directiveList) {
+      const rows = this.derived.directiveRows(this.counters, this.thresholds);
+      this.directiveList = this.lessons()
+        .filter((source) => isDirective(source.value))
+        .map((source) => this.directiveRowOf(source, rows));
     }
-    const lessons = this.lessons();
-    const other = tierGroup(entry.tier) === 'hive' ? 'project' : 'hive';
-    const postings = this.bigramIndex.get(other)!;
-    const mine = this.bigramsOf(entry);
-    const normal = normalizeLesson(entryLesson(entry.value));
-    const candidates = new Set<number>();
-    for (const token of mine) for (const index of postings.get(token) ?? []) candidates.add(index);
-    const out: { entry: SourceEntry; similarity: number; exact: boolean }[] = [];
-    for (const index of candidates) {
-      const candidate = lessons[index]!;
-      const similarity = jaccard(mine, this.bigramsOf(candidate));
-      const exact = normalizeLesson(entryLesson(candidate.value)) === normal;
-      if (exact || similarity >= this.thresholds.dedup_threshold) out.push({ entry: candidate, similarity: exact ? 1 : similarity, exact });
-    }
-    return out.sort((a, b) => b.similarity - a.similarity).slice(0, 10);
+    return this.directiveList;
   }
 
   /** Lessons eligible for the injection preview, tiers split as the reader sees them. */
-  injectionSources() {
+  injectionSources(): { swarm: RawEntry[]; hive: RawEntry[]; retractions: RawEntry[] } {
     const lessons = this.lessons();
-    return {
+    return (this.sources ??= {
       swarm: lessons.filter((e) => e.tier !== 'hive').map((e) => e.value),
       hive: lessons.filter((e) => e.tier === 'hive').map((e) => e.value),
       retractions: this.inputs.retractions,
-    };
+    });
   }
 
   /** Active lessons per tier group, for near-duplicate clustering. */
   clusterGroups(): { group: 'project' | 'hive'; entries: SourceEntry[] }[] {
-    const active = this.lessons().filter((e) => isActiveStatus(entryStatus(e.value)));
-    return [
-      { group: 'project', entries: active.filter((e) => e.tier !== 'hive') },
-      { group: 'hive', entries: active.filter((e) => e.tier === 'hive') },
-    ];
+    if (!this.groups) {
+      const active = this.lessons().filter((e) => isActiveStatus(entryStatus(e.value)));
+      this.groups = [
+        { group: 'project', entries: active.filter((e) => e.tier !== 'hive') },
+        { group: 'hive', entries: active.filter((e) => e.tier === 'hive') },
+      ];
+    }
+    return this.groups;
   }
 }

@@ -1,77 +1,340 @@
 import type { z } from 'zod';
-import type { ThresholdsInForce } from '../../../shared/contract/knowledge';
-import { loadSwarmConfig } from '../config/load-config';
+import type { Inboxes, PreviewInput, ThresholdsInForce } from '../../../shared/contract/knowledge';
+import { KnowledgeSource } from '../index/knowledge-source';
 import type { IndexDb } from '../index/open-index';
-import { indexFingerprint, loadCounterInputs, loadEntriesByRid, loadKnowledgeInputs } from './from-index';
-import { CounterState, KnowledgeModel, type EntryMarkers } from './knowledge-model';
-import { DEFAULT_THRESHOLDS, resolveThresholds, type KnowledgeThresholds } from './thresholds';
+import { SliceCancelled, TimeSlicer } from '../util/time-slicer';
+import { CounterState } from './counter-state';
+import { DerivedCache } from './derived-cache';
+import { EntryCache } from './entry-cache';
+import { COUNTER_STORES, MODEL_STORES, SIDE_STORES, loadCounterInputs, loadEntriesByRid, loadSideInputs } from './from-index';
+import { duplicateGroups, listedIds, MAX_CLUSTER_MEMBERS, MAX_CLUSTERS, triageInboxesSliced } from './inbox-list';
+import { warmDirectives } from './directive-list';
+import type { DuplicatesInput } from './similarity-tasks';
+import {
+  applyTierMergeSliced,
+  eligibleSourcesSliced,
+  keptTimesSliced,
+  rankByBaseSliced,
+  rankingBasis,
+  rankingKey,
+  type RankingBasis,
+  rankPreview,
+  type BaseRanking,
+  type EligibleSources,
+  type MergedDuplicate,
+} from './injection-preview';
+import { CounterpartIndex } from './counterparts';
+import { entryId, entryLesson, type RawEntry } from './entry-fields';
+import { KnowledgeModel, type EntryMarkers, type KnowledgeInputs, type SourceEntry } from './knowledge-model';
+import { LatestResult } from './latest-result';
+import { SimilarityRunner } from './similarity-runner';
+import { thresholdsInForce } from './thresholds-in-force';
+import { PHASE_CATEGORY_SETS } from './injection-scoring';
+import type { KnowledgeThresholds } from './thresholds';
 
-/** Keys of the thresholds that live in the `curator` section rather than `knowledge`. */
-const CURATOR_KEYS = new Set(['min_skill_confidence', 'min_skill_confirmations']);
+export { thresholdsInForce } from './thresholds-in-force';
 
-/** The thresholds in force for a project: its config (project over user) over the plugin defaults. */
-export function thresholdsInForce(projectDir: string): z.output<typeof ThresholdsInForce> {
-  const config = loadSwarmConfig({ projectDir });
-  const overrides: Record<string, unknown> = {};
-  for (const key of Object.keys(DEFAULT_THRESHOLDS)) {
-    const section = CURATOR_KEYS.has(key) ? config.values.curator : config.values.knowledge;
-    if (section && Object.hasOwn(section, key)) overrides[key] = section[key];
-  }
-  const values = resolveThresholds(overrides as Partial<Record<keyof KnowledgeThresholds, unknown>>);
-  const origins = config.settings
-    .filter((s) => Object.hasOwn(DEFAULT_THRESHOLDS, s.key) && (CURATOR_KEYS.has(s.key) ? s.section === 'curator' : s.section === 'knowledge'))
-    .map((s) => ({ key: s.key, origin: s.origin, problem: s.problem }));
-  const problems = config.sources.map((s) => s.problem).filter((p): p is string => !!p);
-  return { values, origins, problems };
+/** What the service needs of the store index: its readiness, its connection and its changes. */
+export interface KnowledgeIndex {
+  readonly ready: Promise<void>;
+  readonly db: IndexDb;
+  onChange(listener: (change: { storeKey: string }) => void): () => void;
 }
 
+/** The project a preview assumes when none is given: the first project lesson's own project. */
+const defaultProject = (model: KnowledgeModel): string | undefined =>
+  model.lessons().find((e) => e.tier !== 'hive' && typeof e.value.project_name === 'string')?.value.project_name as string | undefined;
+
+/** Quiet time after a store change before the model is rebuilt in the background. */
+export const WARM_DEBOUNCE_MS = 150;
+
+interface PreparedMerge extends EligibleSources {
+  kept: RawEntry[];
+  merged: MergedDuplicate[];
+  /** Creation times of `kept`, for the ranking's tie-break. */
+  times: Float64Array;
+  /** Base rankings by rankingKey (a handful of phase kinds × projects). */
+  rankings: Map<string, Promise<BaseRanking>>;
+}
+
+/** Base rankings kept per tier merge (each is an order over every kept lesson). */
+const MAX_RANKINGS = 16;
+
+type Input<T extends z.ZodType> = z.output<T>;
+
 /**
- * Per-workspace cache of the knowledge model. Everything is recomputed only when the index
- * changes (its file fingerprint) or the thresholds in force do; a table page asking for markers
- * reuses the counter rollups without loading every entry.
+ * Per-workspace knowledge model, kept current off the request path. Parsed entries are cached
+ * by rid (a rebuild parses only new lines), per-model indexes are built in time slices, and the
+ * whole-corpus similarity work (near-duplicate clusters, the preview's tier merge) runs in a
+ * worker thread, its last complete result served — marked stale — while a newer one is
+ * computed. After the index is ready and after every change (debounced) the model is rebuilt
+ * in the background, so requests find it warm.
  */
 export class KnowledgeService {
-  private counterCache: { key: string; value: CounterState } | null = null;
-  private modelCache: { key: string; value: KnowledgeModel } | null = null;
+  private readonly entries = new EntryCache();
+  private readonly derived = new DerivedCache();
+  // One worker per kind of job, so a quick ranking never queues behind seconds of clustering.
+  private readonly clusterRunner = new SimilarityRunner();
+  private readonly mergeRunner = new SimilarityRunner();
+  private readonly rankRunner = new SimilarityRunner();
+  private readonly duplicates = new LatestResult<Inboxes['duplicates']>();
+  private readonly merges = new LatestResult<PreparedMerge>();
+  private source: KnowledgeSource | null = null;
+  private counterCache: { key: string; inputs: ReturnType<typeof loadCounterInputs>; state: CounterState } | null = null;
+  private sideCache: { key: string; inputs: Pick<KnowledgeInputs, 'retractions' | 'skills'> } | null = null;
+  private current: { key: string; model: KnowledgeModel; generation: number; sideKey: string } | null = null;
+  private building: Promise<void> | null = null;
+  private counterparts: CounterpartIndex | null = null;
+  private warmTimer: NodeJS.Timeout | null = null;
+  private warming: Promise<void> | null = null;
+  private readonly stopListening: () => void;
+  private closed = false;
+  /** Model builds so far (tests and the benchmark read it). */
+  builds = 0;
 
   constructor(
-    private readonly db: () => Promise<IndexDb>,
+    private readonly index: KnowledgeIndex,
     private readonly projectDir: string,
     private readonly now: () => number = Date.now,
-  ) {}
+    private readonly sliceMs = 12,
+  ) {
+    const modelStores = new Set(MODEL_STORES);
+    this.stopListening = index.onChange((change) => {
+      if (modelStores.has(change.storeKey)) this.warmSoon(WARM_DEBOUNCE_MS);
+    });
+    void index.ready.then(
+      () => this.warmSoon(0),
+      () => undefined,
+    );
+  }
 
   thresholds(): z.output<typeof ThresholdsInForce> {
     return thresholdsInForce(this.projectDir);
   }
 
-  private async keyed(): Promise<{ db: IndexDb; key: string; thresholds: KnowledgeThresholds }> {
-    const db = await this.db();
-    const thresholds = this.thresholds().values;
-    return { db, key: `${indexFingerprint(db)}#${JSON.stringify(thresholds)}`, thresholds };
+  private sourceOf(): KnowledgeSource {
+    return (this.source ??= new KnowledgeSource(this.index.db));
   }
 
-  async counters(): Promise<CounterState> {
-    const db = await this.db();
-    const key = indexFingerprint(db);
-    if (this.counterCache?.key !== key) this.counterCache = { key, value: new CounterState(loadCounterInputs(db), this.now()) };
-    return this.counterCache.value;
+  private keyOf(thresholds: KnowledgeThresholds): string {
+    return `${this.sourceOf().fingerprint(MODEL_STORES)}#${JSON.stringify(thresholds)}`;
   }
 
-  async model(): Promise<KnowledgeModel> {
-    const { db, key, thresholds } = await this.keyed();
-    if (this.modelCache?.key !== key) {
-      const counters = await this.counters();
-      this.modelCache = { key, value: new KnowledgeModel(loadKnowledgeInputs(db), thresholds, this.now(), counters) };
+  /** Counter rollups, recomputed only when a counter store changed. */
+  private counters() {
+    const source = this.sourceOf();
+    const key = source.fingerprint(COUNTER_STORES);
+    if (this.counterCache?.key !== key) {
+      const inputs = loadCounterInputs(source);
+      this.counterCache = { key, inputs, state: new CounterState(inputs, this.now()) };
     }
-    return this.modelCache.value;
+    return this.counterCache;
   }
 
-  /** Markers for table rows, by index row id. */
+  private side() {
+    const source = this.sourceOf();
+    const key = source.fingerprint(SIDE_STORES);
+    if (this.sideCache?.key !== key) this.sideCache = { key, inputs: loadSideInputs(source) };
+    return this.sideCache;
+  }
+
+  /** The model of the stores as they are now: cached, else rebuilt incrementally (in slices). */
+  async model(): Promise<KnowledgeModel> {
+    await this.index.ready;
+    // A change landing during a build is picked up by one more (cheap, incremental) pass.
+    for (let attempt = 0; ; attempt++) {
+      const thresholds = this.thresholds().values;
+      if (this.current?.key === this.keyOf(thresholds) || (this.current && attempt >= 3)) return this.current.model;
+      this.building ??= this.build(thresholds).finally(() => (this.building = null));
+      await this.building;
+    }
+  }
+
+  private async build(thresholds: KnowledgeThresholds): Promise<void> {
+    const key = this.keyOf(thresholds);
+    const slicer = this.slicer();
+    await this.entries.refresh(this.sourceOf(), slicer);
+    const counters = this.counters();
+    const side = this.side();
+    const inputs: KnowledgeInputs = { entries: this.entries.entries, ...counters.inputs, ...side.inputs };
+    const model = new KnowledgeModel(inputs, thresholds, this.now(), counters.state, this.derived);
+    const previous = this.current?.model;
+    const delta = this.entries.lastDelta;
+    if (previous) model.adopt(previous, delta);
+    await model.prepare(slicer);
+    const appended =
+      previous && delta.dropped === 0 && delta.from === previous.inputs.entries
+        ? { from: previous.lessons(), added: delta.added.filter((e) => e.collection === 'active'), compare: delta.compare }
+        : undefined;
+    this.counterparts = await (this.counterparts ? this.counterparts.update(model.lessons(), slicer, appended) : CounterpartIndex.build(model.lessons(), this.derived, slicer));
+    model.useCounterparts(this.counterparts);
+    // What the first Directives page and Inboxes call would otherwise compute on the spot.
+    await this.triage(model);
+    await warmDirectives(model, slicer);
+    this.current = { key, model, generation: this.entries.generation, sideKey: side.key };
+    this.builds++;
+  }
+
+  /** Rebuilds the model and starts the similarity jobs after `delayMs` of quiet. */
+  warmSoon(delayMs: number): void {
+    if (this.closed) return;
+    if (this.warmTimer) clearTimeout(this.warmTimer);
+    this.warmTimer = setTimeout(() => {
+      this.warmTimer = null;
+      this.warming = this.warm().finally(() => (this.warming = null));
+    }, delayMs);
+    this.warmTimer.unref();
+  }
+
+  private async warm(): Promise<void> {
+    try {
+      const model = await this.model();
+      if (this.closed) return;
+      this.requestDuplicates(model);
+      this.requestMerge(model);
+    } catch (error) {
+      if (!this.closed && !(error instanceof SliceCancelled)) console.warn('[knowledge] background rebuild failed:', (error as Error).message);
+    }
+  }
+
+  /** Resolves once the model is current and no background job is running (tests, benchmark). */
+  async settled(): Promise<void> {
+    for (;;) {
+      while (this.warmTimer || this.warming) await (this.warming ?? new Promise((resolve) => setTimeout(resolve, WARM_DEBOUNCE_MS)));
+      await this.model();
+      await Promise.all([this.duplicates.settled(), this.merges.settled()]);
+      if (!this.warmTimer && !this.warming && !this.duplicates.computing && !this.merges.computing) return;
+    }
+  }
+
+  /** Whether a similarity job is running or queued (tests read it). */
+  get computing(): boolean {
+    return this.duplicates.computing || this.merges.computing;
+  }
+
+  /** Whether near-duplicate clustering is running or queued. */
+  get clustering(): boolean {
+    return this.duplicates.computing;
+  }
+
+  /** Parsing statistics of the last model refresh (tests read it). */
+  get lastRefresh() {
+    return this.entries.lastRefresh;
+  }
+
+  /** Clusters depend on the entries and the dedup threshold only. */
+  private duplicatesKey(model: KnowledgeModel): string {
+    const current = this.current?.model === model ? this.current : null;
+    return JSON.stringify([current?.generation ?? model.builtAt, model.thresholds.dedup_threshold]);
+  }
+
+  private requestDuplicates(model: KnowledgeModel): void {
+    this.duplicates.request(this.duplicatesKey(model), model.builtAt, () => this.computeDuplicates(model));
+  }
+
+  private async computeDuplicates(model: KnowledgeModel): Promise<Inboxes['duplicates']> {
+    const slicer = this.slicer();
+    const groups = model.clusterGroups();
+    const threshold = model.thresholds.dedup_threshold;
+    const input: DuplicatesInput = { groups: [], threshold, maxMembers: MAX_CLUSTER_MEMBERS, maxClusters: MAX_CLUSTERS };
+    for (const { entries } of groups) input.groups.push({ ids: await slicer.map(entries, (m) => entryId(m.value)), lessons: await slicer.map(entries, (m) => entryLesson(m.value)) });
+    const output = await this.clusterRunner.run('duplicates', input, slicer);
+    const listed = listedIds(output);
+    const members = groups.map(() => new Map<string, SourceEntry>());
+    for (let g = 0; g < groups.length; g++) {
+      await slicer.forEach(groups[g]!.entries, (member) => {
+        const id = entryId(member.value);
+        if (listed[g]?.has(id)) members[g]!.set(id, member);
+      });
+    }
+    return duplicateGroups(groups, output, threshold, members);
+  }
+
+  private slicer(): TimeSlicer {
+    return new TimeSlicer(this.sliceMs, () => (this.closed ? 'knowledge service closed' : null));
+  }
+
+  private mergeKey(model: KnowledgeModel): string {
+    const current = this.current?.model === model ? this.current : null;
+    return JSON.stringify([current?.generation ?? model.builtAt, current?.sideKey ?? '', model.thresholds.scope_filter, model.thresholds.hive_enabled]);
+  }
+
+  private requestMerge(model: KnowledgeModel): void {
+    this.merges.request(this.mergeKey(model), model.builtAt, () => this.computeMerge(model));
+  }
+
+  private async computeMerge(model: KnowledgeModel): Promise<PreparedMerge> {
+    const slicer = this.slicer();
+    const eligible = await eligibleSourcesSliced(model.injectionSources(), model.thresholds, slicer, (value) => this.derived.normalizedLesson(value));
+    const lessons = { hive: await slicer.map(eligible.hive, entryLesson), swarm: await slicer.map(eligible.swarm, entryLesson) };
+    const merge = await this.mergeRunner.run('tierMerge', lessons, slicer);
+    const { kept, merged } = await applyTierMergeSliced(eligible, merge, slicer);
+    const prepared: PreparedMerge = { ...eligible, kept, merged, times: await keptTimesSliced(kept, slicer), rankings: new Map() };
+    this.warmRankings(prepared, model).catch((error) => {
+      if (!this.closed && !(error instanceof SliceCancelled)) console.warn('[knowledge] ranking warm-up failed:', (error as Error).message);
+    });
+    return prepared;
+  }
+
+  /** The base ranking of a merge for a phase kind and project, computed once (in slices, sorted in a worker). */
+  private ranking(merge: PreparedMerge, basis: RankingBasis): Promise<BaseRanking> {
+    const key = rankingKey(basis);
+    let ranking = merge.rankings.get(key);
+    if (!ranking) {
+      if (merge.rankings.size >= MAX_RANKINGS) merge.rankings.delete(merge.rankings.keys().next().value!);
+      ranking = rankByBaseSliced(merge.kept, basis, merge.times, this.slicer(), (base, times) => this.rankRunner.run('rankOrder', { base, times }));
+      ranking.catch(() => merge.rankings.delete(key));
+      merge.rankings.set(key, ranking);
+    }
+    return ranking;
+  }
+
+  /** Rankings for every phase kind (and none) under the default project, so a first preview finds its ranking ready. */
+  private async warmRankings(merge: PreparedMerge, model: KnowledgeModel): Promise<void> {
+    const projectName = defaultProject(model);
+    for (const categories of [null, ...PHASE_CATEGORY_SETS]) await this.ranking(merge, { categories, projectName });
+  }
+
+  /** The rejected and unactionable inboxes of a model, computed once in time slices. */
+  private triage(model: KnowledgeModel): Promise<Pick<Inboxes, 'rejected' | 'unactionable'>> {
+    return model.cached('triage', () => triageInboxesSliced(model, this.slicer()));
+  }
+
+  async inboxes(): Promise<Inboxes> {
+    const model = await this.model();
+    const triage = this.triage(model);
+    const { value, freshness } = await this.duplicates.get(this.duplicatesKey(model), model.builtAt, () => this.computeDuplicates(model));
+    return { ...(await triage), duplicates: value, duplicatesFreshness: freshness };
+  }
+
+  async previewInjection({ headroomPercent, phase, agent, tool, filePaths, taskText, projectName }: Input<typeof PreviewInput>) {
+    const model = await this.model();
+    const { value, freshness } = await this.merges.get(this.mergeKey(model), model.builtAt, () => this.computeMerge(model));
+    const ctx = { phase, agent, tool, filePaths, taskText, headroomPercent, projectName: projectName ?? defaultProject(model) };
+    return { ...rankPreview(value, value, ctx, model.thresholds, await this.ranking(value, rankingBasis(ctx))), freshness };
+  }
+
+  /** Markers for table rows, by index row id (parsed entries come from the cache when it has them). */
   async markers(rids: readonly number[]): Promise<{ markers: Record<string, EntryMarkers>; asOf: string }> {
-    const { db, thresholds } = await this.keyed();
-    const counters = await this.counters();
+    await this.index.ready;
+    const thresholds = this.thresholds().values;
+    const counters = this.counters().state;
+    const missing = rids.filter((rid) => !this.entries.get(rid));
+    const loaded = new Map(loadEntriesByRid(this.sourceOf(), missing).map((entry) => [entry.rid, entry]));
     const markers: Record<string, EntryMarkers> = {};
-    for (const entry of loadEntriesByRid(db, rids)) markers[String(entry.rid)] = counters.markers(entry, thresholds);
+    for (const rid of rids) {
+      const entry = this.entries.get(rid) ?? loaded.get(rid);
+      if (entry) markers[String(rid)] = counters.markers(entry, thresholds);
+    }
     return { markers, asOf: new Date(counters.asOf).toISOString() };
+  }
+
+  async dispose(): Promise<void> {
+    this.closed = true;
+    if (this.warmTimer) clearTimeout(this.warmTimer);
+    this.stopListening();
+    await Promise.all([this.clusterRunner.dispose(), this.mergeRunner.dispose(), this.rankRunner.dispose()]);
+    await this.warming?.catch(() => undefined);
+    await this.building?.catch(() => undefined);
   }
 }

@@ -1,0 +1,184 @@
+/**
+ * Knowledge benchmark (issue 4): the knowledge model at ~100k entries, through the real core.
+ * Index ready → model warm-up (with the longest wait of a table page query meanwhile) → for
+ * detail, directives, injection preview, inboxes and both exports: the first call, a repeat,
+ * and a call right after another process appends one lesson (once the index has it) → a cold
+ * start on the existing index (no warm-up yet). Ratios are against the same run's idle page
+ * query. KNOWLEDGE_BENCH_ENTRIES (default 115000) sets the generated volume.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { BenchReport } from './report';
+import { percentile } from './report';
+import { knowledgeOf } from '../main/core/api/knowledge-handlers';
+import { createConsoleCore, type ConsoleCore } from '../main/core/console-core';
+import { generateDemoWorkspace } from '../main/core/demo/generate';
+
+const PAGE = { limit: 50, sort: { field: 'updated_at', dir: 'desc' } };
+
+type Call = (name: string, input: unknown) => Promise<any>;
+
+function caller(core: ConsoleCore): Call {
+  return async (name, input) => {
+    const result = await core.dispatcher.call(name, input);
+    if (!result.ok) throw new Error(`${name}: ${result.error.message}`);
+    return result.value;
+  };
+}
+
+async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const t0 = performance.now();
+  const value = await fn();
+  return { ms: performance.now() - t0, value };
+}
+
+/**
+ * Table page queries every 5 ms until `work` settles. A query's wait counts from when it was
+ * due (as a click would be), so time the event loop was held before it could even start counts.
+ */
+async function pageWaitsDuring(call: Call, work: Promise<unknown>): Promise<{ max: number; p50: number; count: number }> {
+  let done = false;
+  void work.finally(() => (done = true));
+  const waits: number[] = [];
+  while (!done) {
+    const due = performance.now() + 5;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await call('stores.entries', PAGE);
+    waits.push(performance.now() - due);
+  }
+  await work;
+  return { max: Math.max(0, ...waits), p50: percentile(waits, 50), count: waits.length };
+}
+
+/** Another process appends one lesson line; resolves once the index shows it. */
+async function appendLesson(call: Call, knowledgeFile: string, n: number): Promise<string> {
+  const id = `b3a7c0de-0000-4000-8000-${String(n).padStart(12, '0')}`;
+  const lesson = {
+    id,
+    tier: 'swarm',
+    lesson: `Bench lesson ${n}: re-run the contract tests after regenerating the client for the payments gateway.`,
+    category: 'testing',
+    tags: ['bench'],
+    scope: 'global',
+    confidence: 0.85,
+    status: 'established',
+    confirmed_by: [{ phase_number: 1, confirmed_at: '2026-07-01T00:00:00.000Z', project_name: 'bench' }],
+    retrieval_outcomes: {},
+    schema_version: 1,
+    created_at: '2026-07-01T00:00:00.000Z',
+    updated_at: '2026-07-01T00:00:00.000Z',
+    directive_priority: 'high',
+    required_actions: ['re-run the contract tests'],
+  };
+  const script = `require('node:fs').appendFileSync(${JSON.stringify(knowledgeFile)}, ${JSON.stringify(`${JSON.stringify(lesson)}\n`)})`;
+  const child = spawnSync(process.execPath, ['-e', script]);
+  if (child.status !== 0) throw new Error(`append failed: ${child.stderr}`);
+  for (let i = 0; i < 3000; i++) {
+    if ((await call('stores.entries', { limit: 1, filter: { id } })).total === 1) return id;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error('the index never showed the appended lesson');
+}
+
+const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' / ');
+
+export async function run(report: BenchReport): Promise<void> {
+  const entries = Number(process.env.KNOWLEDGE_BENCH_ENTRIES ?? '115000');
+  report.section(`Knowledge model: generated workspace with ${entries.toLocaleString('en')} knowledge entries`);
+  report.note(`load average (1/5/15 min) at start: ${load()} on ${os.cpus().length} cores (shared machine: figures are wall times)`);
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'knowledge-bench-'));
+  const project = path.join(root, 'project');
+  const hive = path.join(root, 'hive');
+  const userDataDir = path.join(root, 'user-data');
+  const knowledgeFile = path.join(project, '.swarm', 'knowledge.jsonl');
+  try {
+    generateDemoWorkspace({ projectDir: project, hiveDir: hive, seed: 42, scale: { knowledgeEntries: entries } });
+
+    const tReady = performance.now();
+    let core = await createConsoleCore({ userDataDir, host: 'browser', version: 'bench' }, { project, hive });
+    let call = caller(core);
+    await call('stores.summary', {});
+    report.figure('index ready (core start → first stores.summary)', performance.now() - tReady, 'ms');
+    const counts = (await call('stores.entries', { limit: 1 })).total as number;
+    report.note(`indexed knowledge entries (every tier and collection the opened project sees): ${counts}`);
+
+    // What the Knowledge view does on open: a page, then its markers (which starts the model).
+    const page = await call('stores.entries', PAGE);
+    await call('knowledge.markers', { rids: page.items.map((i: { rid: number }) => i.rid) });
+    const service = knowledgeOf(core.context.workspaces.current);
+    const tWarm = performance.now();
+    const warmWaits = await pageWaitsDuring(call, service.settled());
+    report.figure('model warm-up: build + clusters + tier merge, in the background', performance.now() - tWarm, 'ms');
+
+    const idle: number[] = [];
+    for (let i = 0; i < 40; i++) idle.push((await timed(() => call('stores.entries', PAGE))).ms);
+    const baseline = percentile(idle, 50);
+    report.figure('baseline: stores.entries first page, idle (p50 of 40)', baseline, 'ms');
+    report.figure('stores.entries first page: longest wait while the model warms up', warmWaits.max, 'ms');
+    report.figure('… vs idle', warmWaits.max / baseline, '×', 'a page is never held for the whole build');
+    report.note(`${warmWaits.count} page queries answered during the warm-up (p50 ${warmWaits.p50.toFixed(1)} ms)`);
+
+    const detailId = page.items[7].id as string;
+    const ops: { name: string; run: (id: string) => Promise<any> }[] = [
+      { name: 'knowledge.detail', run: (id) => call('knowledge.detail', { id }) },
+      { name: 'knowledge.directives (first page)', run: () => call('knowledge.directives', {}) },
+      { name: 'knowledge.previewInjection', run: () => call('knowledge.previewInjection', { phase: 'Phase 3: implement the refunds API', agent: 'coder', tool: 'task', headroomPercent: 70 }) },
+      { name: 'knowledge.inboxes', run: () => call('knowledge.inboxes', {}) },
+      { name: 'knowledge.export csv', run: () => call('knowledge.export', { format: 'csv', filter: {}, sort: { field: 'updated_at', dir: 'desc' } }) },
+      { name: 'knowledge.export jsonl', run: () => call('knowledge.export', { format: 'jsonl', filter: {}, sort: { field: 'updated_at', dir: 'desc' } }) },
+    ];
+    let appended = 0;
+    let longestAfterAppend = 0;
+    for (const op of ops) {
+      const first = await timed(() => op.run(detailId));
+      const repeat = await timed(() => op.run(detailId));
+      const id = await appendLesson(call, knowledgeFile, ++appended);
+      let after!: { ms: number; value: any };
+      const waits = await pageWaitsDuring(
+        call,
+        (async () => {
+          after = await timed(() => op.run(id));
+        })(),
+      );
+      longestAfterAppend = Math.max(longestAfterAppend, waits.max);
+      report.figure(`${op.name}: first call`, first.ms, 'ms');
+      report.figure(`${op.name}: repeat`, repeat.ms, 'ms');
+      report.figure(`${op.name}: right after an append`, after.ms, 'ms');
+      report.figure(`${op.name}: first call vs idle page query`, first.ms / baseline, '×');
+      const freshness = after.value.duplicatesFreshness ?? after.value.freshness;
+      if (freshness) {
+        const fresh = await timed(() => service.settled());
+        report.note(`${op.name} after the append: served ${freshness.stale ? 'the previous result marked stale (computing a newer one)' : 'a current result'}; current again after ${(after.ms + fresh.ms).toFixed(0)} ms`);
+      } else {
+        await service.settled();
+      }
+      if (after.value.content) report.note(`${op.name}: ${after.value.count} rows, ${(after.value.content.length / 1e6).toFixed(1)} MB`);
+    }
+    report.figure('stores.entries first page: longest wait while the model catches up after an append', longestAfterAppend, 'ms');
+    report.figure('… vs idle', longestAfterAppend / baseline, '×');
+
+    // Restart on the existing index: the model is not warm yet, the first detail pays for it.
+    await core.dispose();
+    const tReopen = performance.now();
+    core = await createConsoleCore({ userDataDir, host: 'browser', version: 'bench' }, { project, hive });
+    call = caller(core);
+    await call('stores.summary', {});
+    report.figure('re-open on the existing index: index ready', performance.now() - tReopen, 'ms');
+    let cold!: { ms: number };
+    const coldWaits = await pageWaitsDuring(
+      call,
+      (async () => {
+        cold = await timed(() => call('knowledge.detail', { id: detailId }));
+      })(),
+    );
+    report.figure('re-open: first knowledge.detail before any warm-up (full model build)', cold.ms, 'ms');
+    report.figure('re-open: longest stores.entries wait during that build', coldWaits.max, 'ms');
+    await knowledgeOf(core.context.workspaces.current).settled();
+    await core.dispose();
+    report.note(`load average at end: ${load()}`);
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+}

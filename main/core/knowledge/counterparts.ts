@@ -1,0 +1,167 @@
+import type { SourceEntry } from './knowledge-model';
+import { jaccard } from './similarity';
+import { NO_SLICING, type TimeSlicer } from '../util/time-slicer';
+
+export type TierGroup = 'hive' | 'project';
+export const tierGroup = (tier: SourceEntry['tier']): TierGroup => (tier === 'hive' ? 'hive' : 'project');
+
+export interface Counterpart {
+  entry: SourceEntry;
+  similarity: number;
+  exact: boolean;
+}
+
+interface Features {
+  bigrams(entry: SourceEntry): Set<string>;
+  normalized(entry: SourceEntry): string;
+}
+
+type Postings = Map<TierGroup, Map<string, SourceEntry[]>>;
+
+/** Above this share of new lessons a fresh build is cheaper than inserting them one by one. */
+const INCREMENTAL_MAX_SHARE = 0.2;
+
+/**
+ * Bigram postings of every lesson per tier group (each list in file order), to find an entry's
+ * counterparts in the other group (the same or a near-duplicate lesson) without comparing it
+ * with every lesson. At 100k lessons that is millions of postings: built in time slices, and
+ * after appends updated rather than rebuilt (new lessons inserted at their place in file order,
+ * so lookups give exactly what a fresh build gives). An index is never changed once built: an
+ * update returns a new one sharing the untouched lists.
+ */
+export class CounterpartIndex {
+  private constructor(
+    private readonly features: Features,
+    private readonly postings: Postings,
+    /** The lessons indexed, in file order. */
+    readonly lessons: readonly SourceEntry[],
+  ) {}
+
+  static async build(lessons: readonly SourceEntry[], features: Features, slicer: TimeSlicer = NO_SLICING): Promise<CounterpartIndex> {
+    const index = new CounterpartIndex(features, new Map([['hive', new Map()], ['project', new Map()]]), lessons);
+    await slicer.forEach(lessons, (lesson) => index.append(lesson));
+    return index;
+  }
+
+  static buildNow(lessons: readonly SourceEntry[], features: Features): CounterpartIndex {
+    const index = new CounterpartIndex(features, new Map([['hive', new Map()], ['project', new Map()]]), lessons);
+    for (const lesson of lessons) index.append(lesson);
+    return index;
+  }
+
+  private append(lesson: SourceEntry): void {
+    const postings = this.postings.get(tierGroup(lesson.tier))!;
+    for (const token of this.features.bigrams(lesson)) {
+      const list = postings.get(token);
+      if (list) list.push(lesson);
+      else postings.set(token, [lesson]);
+    }
+  }
+
+  /**
+   * The index of `lessons` (file order): this one updated with the new lessons, or a fresh build
+   * when some are gone. `appended` (the lessons added since this index's lessons, and their file
+   * order) spares finding that out by comparing both lists.
+   */
+  async update(
+    lessons: readonly SourceEntry[],
+    slicer: TimeSlicer = NO_SLICING,
+    appended?: { from: readonly SourceEntry[]; added: readonly SourceEntry[]; compare: (a: SourceEntry, b: SourceEntry) => number },
+  ): Promise<CounterpartIndex> {
+    if (lessons === this.lessons) return this;
+    let added: readonly SourceEntry[];
+    let before: (a: SourceEntry, b: SourceEntry) => boolean;
+    if (appended && appended.from === this.lessons) {
+      added = appended.added;
+      if (this.lessons.length + added.length !== lessons.length) return CounterpartIndex.build(lessons, this.features, slicer);
+      before = (a, b) => appended.compare(a, b) < 0;
+    } else {
+      const position = new Map<SourceEntry, number>();
+      await slicer.forEach(lessons, (lesson, i) => position.set(lesson, i));
+      let gone = false;
+      await slicer.forEach(this.lessons, (lesson) => {
+        if (!position.has(lesson)) gone = true;
+      });
+      if (gone) return CounterpartIndex.build(lessons, this.features, slicer);
+      const known = new Set<SourceEntry>();
+      await slicer.forEach(this.lessons, (lesson) => known.add(lesson));
+      added = await slicer.filter(lessons, (lesson) => !known.has(lesson));
+      before = (a, b) => position.get(a)! < position.get(b)!;
+    }
+    if (added.length > lessons.length * INCREMENTAL_MAX_SHARE) return CounterpartIndex.build(lessons, this.features, slicer);
+
+    // Copies of the token maps (the lists themselves are shared until one changes).
+    const postings: Postings = new Map();
+    for (const [group, lists] of this.postings) {
+      const copy = new Map<string, SourceEntry[]>();
+      await slicer.forEach(lists, ([token, list]) => copy.set(token, list));
+      postings.set(group, copy);
+    }
+    const copied = new Set<SourceEntry[]>();
+    for (const lesson of added) {
+      const lists = postings.get(tierGroup(lesson.tier))!;
+      for (const token of this.features.bigrams(lesson)) {
+        let list = lists.get(token);
+        if (!list) {
+          lists.set(token, [lesson]);
+          continue;
+        }
+        if (!copied.has(list)) {
+          lists.set(token, (list = [...list]));
+          copied.add(list);
+        }
+        let low = 0;
+        let high = list.length;
+        while (low < high) {
+          const mid = (low + high) >> 1;
+          if (before(list[mid]!, lesson)) low = mid + 1;
+          else high = mid;
+        }
+        list.splice(low, 0, lesson);
+      }
+      await slicer.yield();
+    }
+    return new CounterpartIndex(this.features, postings, lessons);
+  }
+
+  /** The same or a near-duplicate lesson (≥ threshold) in the other tier group, best first, at most 10. */
+  find(entry: SourceEntry, threshold: number): Counterpart[] {
+    const search = this.search(entry, threshold);
+    for (;;) {
+      const step = search.next();
+      if (step.done) return step.value;
+    }
+  }
+
+  /** find() in time slices: a lesson made from a common template shares bigrams with thousands. */
+  async findSliced(entry: SourceEntry, threshold: number, slicer: TimeSlicer): Promise<Counterpart[]> {
+    const search = this.search(entry, threshold);
+    for (;;) {
+      const step = search.next();
+      if (step.done) return step.value;
+      await slicer.yield();
+    }
+  }
+
+  /** The search, pausing (a `yield`) every few hundred candidates. */
+  private *search(entry: SourceEntry, threshold: number): Generator<void, Counterpart[]> {
+    const other: TierGroup = tierGroup(entry.tier) === 'hive' ? 'project' : 'hive';
+    const postings = this.postings.get(other)!;
+    const mine = this.features.bigrams(entry);
+    const normal = this.features.normalized(entry);
+    const candidates = new Set<SourceEntry>();
+    for (const token of mine) {
+      for (const candidate of postings.get(token) ?? []) candidates.add(candidate);
+      yield;
+    }
+    const out: Counterpart[] = [];
+    let visited = 0;
+    for (const candidate of candidates) {
+      const similarity = jaccard(mine, this.features.bigrams(candidate));
+      const exact = this.features.normalized(candidate) === normal;
+      if (exact || similarity >= threshold) out.push({ entry: candidate, similarity: exact ? 1 : similarity, exact });
+      if ((++visited & 255) === 0) yield;
+    }
+    return out.sort((a, b) => b.similarity - a.similarity).slice(0, 10);
+  }
+}

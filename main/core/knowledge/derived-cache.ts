@@ -1,0 +1,45 @@
+import type { DirectiveRow } from '../../../shared/contract/knowledge';
+import type { CounterState } from './counter-state';
+import { entryLesson, type RawEntry } from './entry-fields';
+import type { SourceEntry } from './knowledge-model';
+import { normalizeLesson, wordBigrams } from './similarity';
+import type { KnowledgeThresholds } from './thresholds';
+
+/**
+ * Per-entry results that survive model rebuilds. Entries are kept by rid across rebuilds (see
+ * entry-cache.ts), so anything computed from one entry alone is computed once per entry: its
+ * bigram set and normalised lesson for ever, its directive row for as long as the counters and
+ * thresholds it was computed with stay in force. Weak maps let dropped entries go.
+ */
+export class DerivedCache {
+  // Keyed by the entry's value: an entry's value object lives exactly as long as the entry.
+  private readonly bigramSets = new WeakMap<RawEntry, Set<string>>();
+  private readonly normals = new WeakMap<RawEntry, string>();
+  private directives: { counters: CounterState; thresholds: string; rows: WeakMap<SourceEntry, DirectiveRow> } | null = null;
+
+  bigrams(entry: SourceEntry): Set<string> {
+    let set = this.bigramSets.get(entry.value);
+    if (!set) this.bigramSets.set(entry.value, (set = wordBigrams(entryLesson(entry.value))));
+    return set;
+  }
+
+  normalized(entry: SourceEntry): string {
+    return this.normalizedLesson(entry.value);
+  }
+
+  /** `normalizeLesson` of an entry's lesson, once per entry. */
+  normalizedLesson(value: RawEntry): string {
+    let normal = this.normals.get(value);
+    if (normal === undefined) this.normals.set(value, (normal = normalizeLesson(entryLesson(value))));
+    return normal;
+  }
+
+  /** Directive rows computed under these counters and thresholds (a new map when either changed). */
+  directiveRows(counters: CounterState, thresholds: KnowledgeThresholds): WeakMap<SourceEntry, DirectiveRow> {
+    const key = JSON.stringify(thresholds);
+    if (this.directives?.counters !== counters || this.directives.thresholds !== key) {
+      this.directives = { counters, thresholds: key, rows: new WeakMap() };
+    }
+    return this.directives.rows;
+  }
+}

@@ -1,0 +1,78 @@
+import type { DirectiveRow } from '../../../shared/contract/knowledge';
+import { entryConfidence, entryId, entryLesson, entryPriority, entryStatus, hasExplicitPriority, str, strList, type RawEntry } from './entry-fields';
+import type { KnowledgeModel, SourceEntry } from './knowledge-model';
+import { maturityVerdict } from './maturity-gate';
+
+const DIRECTIVE_FIELDS = [
+  'triggers',
+  'required_actions',
+  'forbidden_actions',
+  'verification_checks',
+  'applies_to_agents',
+  'applies_to_tools',
+  'verification_predicate',
+  'directive_priority',
+  'enforcement_mode',
+  'escalation_history',
+  'generated_skill_path',
+] as const;
+
+/** An entry "has v2 directive fields" when any of them is present and non-empty. */
+export function isDirective(entry: RawEntry): boolean {
+  return DIRECTIVE_FIELDS.some((field) => {
+    const value = entry[field];
+    return Array.isArray(value) ? value.length > 0 : typeof value === 'string' && value !== '';
+  });
+}
+
+function escalations(entry: RawEntry): DirectiveRow['escalation_history'] {
+  const history = Array.isArray(entry.escalation_history) ? entry.escalation_history : [];
+  return history
+    .filter((h): h is Record<string, unknown> => !!h && typeof h === 'object')
+    .map((h) => ({ from: str(h.from) ?? null, to: str(h.to) ?? null, reason: str(h.reason) ?? null, at: str(h.at) ?? null }));
+}
+
+/** A directive's row for the Directives view: its fields, funnel, signal, verdict and expiry. */
+export function directiveRow(model: KnowledgeModel, source: SourceEntry): DirectiveRow {
+  const entry = source.value;
+  const o = model.outcomes(source);
+  const markers = model.markers(source);
+  return {
+    id: entryId(entry),
+    tier: source.tier,
+    lesson: entryLesson(entry),
+    status: entryStatus(entry),
+    confidence: entryConfidence(entry),
+    priority: entryPriority(entry),
+    priorityExplicit: hasExplicitPriority(entry),
+    enforcement_mode: str(entry.enforcement_mode) ?? null,
+    triggers: strList(entry.triggers),
+    required_actions: strList(entry.required_actions),
+    forbidden_actions: strList(entry.forbidden_actions),
+    applies_to_agents: strList(entry.applies_to_agents),
+    applies_to_tools: strList(entry.applies_to_tools),
+    verification_checks: strList(entry.verification_checks),
+    verification_predicate: str(entry.verification_predicate) ?? null,
+    escalation_history: escalations(entry),
+    generated_skill_path: str(entry.generated_skill_path) ?? null,
+    updated_at: str(entry.updated_at) ?? null,
+    funnel: {
+      shown: o.shown_count,
+      acknowledged: o.acknowledged_count,
+      applied: o.applied_explicit_count,
+      ignored: o.ignored_count,
+      n_a: o.n_a_count,
+      contradicted: o.contradicted_count,
+      violated: o.violated_count,
+      succeeded_after_shown: o.succeeded_after_shown_count,
+      failed_after_shown: o.failed_after_shown_count,
+      partial_after_shown: o.partial_after_shown_count,
+    },
+    signal: markers.signal,
+    maturity: maturityVerdict(entry, o, model.thresholds),
+    expiry: markers.expiry,
+    violationsInWindow: markers.violationsInWindow,
+    lastViolationAt: markers.lastViolationAt,
+  };
+}
+

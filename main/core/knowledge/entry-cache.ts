@@ -1,0 +1,138 @@
+import type { EntryPosition, IndexedEntryLine, KnowledgeSource } from '../index/knowledge-source';
+import type { TimeSlicer } from '../util/time-slicer';
+import { toSourceEntry } from './from-index';
+import type { SourceEntry } from './knowledge-model';
+
+/** Rows read (and parsed + checked) per query: a few milliseconds of work each. */
+const LOAD_BATCH = 250;
+/** Positions read per query when putting entries in file order. */
+const ORDER_BATCH = 10_000;
+
+export interface RefreshStats {
+  /** Rids parsed and checked by the last refresh (new lines only). */
+  parsed: number[];
+  /** Rids dropped by the last refresh (their lines are gone from the index). */
+  dropped: number;
+}
+
+/** What the last refresh changed, for views that can be updated rather than rebuilt. */
+export interface EntryDelta {
+  /** The entries the delta applies to (the cache's list before the refresh). */
+  from: readonly SourceEntry[];
+  /** Entries added, in rid order. */
+  added: readonly SourceEntry[];
+  dropped: number;
+  /** File order of two cached entries (file, then line). */
+  compare: (a: SourceEntry, b: SourceEntry) => number;
+}
+
+/**
+ * Parsed and checked entries, kept by rid across model rebuilds. A rid names one line for the
+ * life of the index (AUTOINCREMENT: see index/schema.ts), so a cached entry is never out of date:
+ * a refresh parses only rows above the highest rid seen, and drops rids the index no longer has
+ * (a rewritten file comes back as new rids). Reads are small batches between which the event
+ * loop is given back.
+ *
+ * File order is kept per file: when nothing was removed, new rows are appended lines (a file's
+ * rows are always inserted in line order), so they go to the end of their file's list and no
+ * position is read again; after a removal the order is read back from the index.
+ */
+export class EntryCache {
+  private readonly byRid = new Map<number, SourceEntry>();
+  /** The index file id of each cached entry (a rid never changes files). */
+  private readonly fileIds = new WeakMap<SourceEntry, number>();
+  /** File id → its entries in line order. */
+  private byFile = new Map<number, SourceEntry[]>();
+  private highestRid = 0;
+  /** Every cached entry, in file order (file, then line). */
+  entries: readonly SourceEntry[] = [];
+  /** Bumped whenever the set of entries changes; derived results are keyed by it. */
+  generation = 0;
+  lastRefresh: RefreshStats = { parsed: [], dropped: 0 };
+  lastDelta: EntryDelta = { from: [], added: [], dropped: 0, compare: (a, b) => this.compare(a, b) };
+
+  /** File order of two cached entries. */
+  compare(a: SourceEntry, b: SourceEntry): number {
+    return (this.fileIds.get(a) ?? 0) - (this.fileIds.get(b) ?? 0) || a.line - b.line;
+  }
+
+  get(rid: number): SourceEntry | undefined {
+    return this.byRid.get(rid);
+  }
+
+  get size(): number {
+    return this.byRid.size;
+  }
+
+  /** Brings the cache in line with the index; true when the set of entries changed. */
+  async refresh(source: KnowledgeSource, slicer: TimeSlicer): Promise<boolean> {
+    const parsed: number[] = [];
+    const added: IndexedEntryLine[] = [];
+    const add = (rows: IndexedEntryLine[]) => {
+      for (const row of rows) {
+        const entry = toSourceEntry(row);
+        this.byRid.set(row.rid, entry);
+        this.fileIds.set(entry, row.fileId);
+        parsed.push(row.rid);
+        added.push(row);
+        if (row.rid > this.highestRid) this.highestRid = row.rid;
+      }
+    };
+    for (;;) {
+      const rows = source.entriesAfter(this.highestRid, LOAD_BATCH);
+      if (rows.length === 0) break;
+      add(rows);
+      await slicer.yield();
+    }
+
+    let dropped = 0;
+    if (source.entryCount() === this.byRid.size) {
+      for (const row of added) {
+        const list = this.byFile.get(row.fileId);
+        if (list) list.push(this.byRid.get(row.rid)!);
+        else this.byFile.set(row.fileId, [this.byRid.get(row.rid)!]);
+      }
+    } else {
+      dropped = await this.reorder(source, slicer, add);
+    }
+    this.lastRefresh = { parsed, dropped };
+    this.lastDelta = { from: this.entries, added: added.map((row) => this.byRid.get(row.rid)!).filter((entry) => entry !== undefined), dropped, compare: this.lastDelta.compare };
+    const changed = parsed.length > 0 || dropped > 0;
+    if (changed) {
+      this.entries = [...this.byFile.keys()].sort((a, b) => a - b).flatMap((fileId) => this.byFile.get(fileId)!);
+      this.generation++;
+    }
+    return changed;
+  }
+
+  /** Reads file order back from the index (narrow rows), loading rows that arrived meanwhile; returns how many were dropped. */
+  private async reorder(source: KnowledgeSource, slicer: TimeSlicer, add: (rows: IndexedEntryLine[]) => void): Promise<number> {
+    const byFile = new Map<number, SourceEntry[]>();
+    const present = new Set<number>();
+    let after: EntryPosition | null = null;
+    for (;;) {
+      const positions = source.entryOrder(after, ORDER_BATCH);
+      if (positions.length === 0) break;
+      const missing = positions.filter((p) => !this.byRid.has(p.rid)).map((p) => p.rid);
+      if (missing.length) add(source.entriesByRid(missing));
+      for (const position of positions) {
+        const entry = this.byRid.get(position.rid);
+        if (!entry) continue; // deleted between the two reads: the next refresh settles it
+        const list = byFile.get(position.fileId);
+        if (list) list.push(entry);
+        else byFile.set(position.fileId, [entry]);
+        present.add(position.rid);
+      }
+      after = positions[positions.length - 1]!;
+      await slicer.yield();
+    }
+    let dropped = 0;
+    for (const rid of [...this.byRid.keys()]) {
+      if (present.has(rid)) continue;
+      this.byRid.delete(rid);
+      dropped++;
+    }
+    this.byFile = byFile;
+    return dropped;
+  }
+}

@@ -1,0 +1,39 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { SimilarityRunner } from './similarity-runner';
+import { runSimilarityTask } from './similarity-tasks';
+import { MERGE_KINDS } from './tier-merge';
+
+const lessons = [
+  'Run the focused test file after editing a fixture to catch snapshot drift.',
+  'Run the focused test file after editing a fixture to catch any snapshot drift.',
+  'Call declare_scope before any coder delegation that modifies source files.',
+];
+
+let runner: SimilarityRunner | null = null;
+afterEach(async () => {
+  await runner?.dispose();
+  runner = null;
+});
+
+describe('similarity runner', () => {
+  it('runs tasks in a worker thread with the same results as in-thread', async () => {
+    runner = new SimilarityRunner();
+    const input = { groups: [{ ids: ['a', 'b', 'c'], lessons }], threshold: 0.6, maxMembers: 20, maxClusters: 100 };
+    const [clusters, merge] = await Promise.all([runner.run('duplicates', input), runner.run('tierMerge', { hive: [lessons[2]!], swarm: lessons })]);
+    expect(runner.counts).toEqual({ worker: 2, inline: 0 });
+    expect(clusters).toEqual(runSimilarityTask('duplicates', input));
+    expect(clusters.groups[0]!.clusters[0]!.ids).toEqual(['a', 'b']);
+    expect(merge).toEqual(runSimilarityTask('tierMerge', { hive: [lessons[2]!], swarm: lessons }));
+    expect([...merge.merged.dropped]).toEqual([1, 2]);
+    expect([...merge.merged.keptAt]).toEqual([1, 0]);
+    expect([...merge.merged.kind].map((k) => MERGE_KINDS[k])).toEqual(['swarm_near_duplicate', 'exact']);
+  });
+
+  it('computes in-thread when no worker can be started', async () => {
+    runner = new SimilarityRunner(() => null);
+    const output = await runner.run('tierMerge', { hive: [], swarm: lessons });
+    expect(runner.counts).toEqual({ worker: 0, inline: 1 });
+    expect([...output.keptSwarm]).toEqual([0, 2]);
+    expect([...output.merged.dropped]).toEqual([1]);
+  });
+});

@@ -1,0 +1,151 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
+import { runSimilarityTask, SIMILARITY_TASKS, type SimilarityTaskKind, type SimilarityTasks } from './similarity-tasks';
+import { TimeSlicer } from '../util/time-slicer';
+import type { ResultMessage, TaskMessage } from './similarity-worker';
+
+const WORKER_NAME = 'similarity-worker';
+/** Strings per message: each structured clone then takes a few milliseconds. */
+const CHUNK_ITEMS = 4000;
+const here = fileURLToPath(import.meta.url);
+
+/** tsx's ESM register API (its `import` export: the CommonJS one cannot register ESM hooks from a worker). */
+function tsxEsmApi(): string {
+  const packageFile = createRequire(import.meta.url).resolve('tsx/package.json');
+  const exported = (JSON.parse(fs.readFileSync(packageFile, 'utf8')) as { exports: Record<string, { import: string | { default: string } }> }).exports['./esm/api']!.import;
+  return path.join(path.dirname(packageFile), typeof exported === 'string' ? exported : exported.default);
+}
+
+/**
+ * How to start the worker. From sources (tsx, vitest) the module is TypeScript: a tiny
+ * bootstrap registers tsx inside the worker, then imports the entry. From the electron-vite
+ * build it is the compiled `similarity-worker.js` next to the bundle (or one folder up, should
+ * this module land in a chunk folder).
+ */
+function workerSpec(): { filename: string; options: WorkerOptions } | null {
+  if (here.endsWith('.ts')) {
+    const tsxApi = pathToFileURL(tsxEsmApi()).href;
+    const entry = pathToFileURL(path.join(path.dirname(here), `${WORKER_NAME}.ts`)).href;
+    const bootstrap = `import(${JSON.stringify(tsxApi)}).then((api) => { (api.register ?? api.default.register)(); return import(${JSON.stringify(entry)}); });`;
+    return { filename: bootstrap, options: { eval: true } };
+  }
+  for (const dir of [path.dirname(here), path.dirname(path.dirname(here))]) {
+    const file = path.join(dir, `${WORKER_NAME}.js`);
+    if (fs.existsSync(file)) return { filename: file, options: {} };
+  }
+  return null;
+}
+
+interface Pending {
+  resolve: (output: unknown) => void;
+  reject: (error: Error) => void;
+}
+
+/**
+ * Runs similarity tasks on one worker thread, so whole-corpus clustering and tier merges never
+ * hold up the thread that answers requests. Tasks run one after another in the worker. If no
+ * worker can be started the tasks run in-thread (correct, but blocking) and say so once.
+ */
+export class SimilarityRunner {
+  private worker: Worker | null = null;
+  private started: Promise<Worker | null> | null = null;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private disposed = false;
+  private inline = false;
+  /** Tasks run so far in the worker / in-thread (tests and the benchmark read these). */
+  readonly counts = { worker: 0, inline: 0 };
+
+  constructor(private readonly spec: () => { filename: string; options: WorkerOptions } | null = workerSpec) {}
+
+  get busy(): boolean {
+    return this.pending.size > 0;
+  }
+
+  /** Runs a task in the worker; its input crosses in chunks, between which the event loop is given back. */
+  async run<K extends SimilarityTaskKind>(kind: K, input: SimilarityTasks[K]['input'], slicer: TimeSlicer = new TimeSlicer()): Promise<SimilarityTasks[K]['output']> {
+    if (this.disposed) throw new Error('similarity runner disposed');
+    const worker = this.inline ? null : await this.start();
+    if (!worker) {
+      this.counts.inline++;
+      return runSimilarityTask(kind, input);
+    }
+    const id = this.nextId++;
+    const result = new Promise<unknown>((resolve, reject) => this.pending.set(id, { resolve, reject }));
+    // Only a worker with work in hand keeps the process alive.
+    worker.ref();
+    this.counts.worker++;
+    const { columns, params } = (SIMILARITY_TASKS[kind] as { split(i: unknown): { columns: string[][]; params: unknown } }).split(input);
+    for (let column = 0; column < columns.length; column++) {
+      const items = columns[column]!;
+      for (let start = 0; start < items.length; start += CHUNK_ITEMS) {
+        if (this.disposed) break;
+        worker.postMessage({ id, chunk: { column, items: items.slice(start, start + CHUNK_ITEMS) } } satisfies TaskMessage);
+        await slicer.yield();
+      }
+    }
+    if (!this.disposed) worker.postMessage({ id, run: { kind, columns: columns.length, params } } satisfies TaskMessage);
+    return result as Promise<SimilarityTasks[K]['output']>;
+  }
+
+  private start(): Promise<Worker | null> {
+    this.started ??= new Promise<Worker | null>((resolve) => {
+      const spec = this.spec();
+      if (!spec) return resolve(this.fallBack('its entry file was not found'));
+      let worker: Worker;
+      try {
+        worker = new Worker(spec.filename, { ...spec.options, name: WORKER_NAME });
+      } catch (error) {
+        return resolve(this.fallBack((error as Error).message));
+      }
+      let ready = false;
+      worker.on('message', (message: ResultMessage | { ready: true }) => {
+        if ('ready' in message) {
+          ready = true;
+          this.worker = worker;
+          worker.unref();
+          return resolve(worker);
+        }
+        const pending = this.pending.get(message.id);
+        if (!pending) return;
+        this.pending.delete(message.id);
+        if (this.pending.size === 0) worker.unref();
+        if (message.ok) pending.resolve(message.output);
+        else pending.reject(new Error(`similarity task failed in the worker: ${message.error}`));
+      });
+      worker.on('error', (error) => {
+        if (!ready) return resolve(this.fallBack(error.message));
+        this.failAll(new Error(`similarity worker crashed: ${error.message}`));
+      });
+      worker.on('exit', (code) => {
+        if (!ready) return resolve(this.fallBack(`it exited with code ${code} while starting`));
+        this.worker = null;
+        this.started = null; // the next task starts a fresh worker
+        this.failAll(new Error(`similarity worker exited (code ${code})`));
+      });
+    });
+    return this.started;
+  }
+
+  private fallBack(why: string): null {
+    if (!this.disposed) console.warn(`[knowledge] similarity worker unavailable (${why}); computing in-thread`);
+    this.inline = true;
+    return null;
+  }
+
+  private failAll(error: Error): void {
+    for (const pending of this.pending.values()) pending.reject(error);
+    this.pending.clear();
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    this.failAll(new Error('similarity runner disposed'));
+    const worker = this.worker ?? (await this.started?.catch(() => null)) ?? null;
+    this.worker = null;
+    await worker?.terminate();
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * Worker-thread entry: runs similarity tasks (similarity-tasks.ts) off the thread that answers
+ * requests. Built as its own entry (`out/main/similarity-worker.js`, see electron.vite.config.ts);
+ * from sources it is loaded through tsx by similarity-runner.ts. A task arrives as string
+ * columns in chunks, then a `run` message with its parameters.
+ */
+import { parentPort } from 'node:worker_threads';
+import { SIMILARITY_TASKS, type SimilarityTaskKind } from './similarity-tasks';
+
+export type TaskMessage =
+  | { id: number; chunk: { column: number; items: string[] } }
+  | { id: number; run: { kind: SimilarityTaskKind; columns: number; params: unknown } };
+
+export type ResultMessage = { id: number; ok: true; output: unknown } | { id: number; ok: false; error: string };
+
+const columnsOf = new Map<number, string[][]>();
+
+parentPort?.on('message', (message: TaskMessage) => {
+  const columns = columnsOf.get(message.id) ?? [];
+  columnsOf.set(message.id, columns);
+  if ('chunk' in message) {
+    const column = (columns[message.chunk.column] ??= []);
+    for (const item of message.chunk.items) column.push(item);
+    return;
+  }
+  columnsOf.delete(message.id);
+  const { kind, params } = message.run;
+  while (columns.length < message.run.columns) columns.push([]);
+  let reply: ResultMessage;
+  let transfer: ArrayBuffer[] = [];
+  try {
+    const task = SIMILARITY_TASKS[kind];
+    const output = task.run(task.join(columns, params) as never);
+    transfer = task.transfer(output as never);
+    reply = { id: message.id, ok: true, output };
+  } catch (error) {
+    reply = { id: message.id, ok: false, error: (error as Error).stack ?? String(error) };
+  }
+  parentPort!.postMessage(reply, transfer);
+});
+parentPort?.postMessage({ ready: true });

@@ -1,0 +1,73 @@
+/**
+ * Cooperative time slicing for long loops on the one thread that also answers requests: the loop
+ * calls `await slicer.yield()` often, and control really goes back to the event loop (a
+ * `setImmediate`, so pending I/O and queued requests run first) only once the current slice has
+ * used its budget. A slice therefore blocks for about `budgetMs`, never for the whole loop.
+ */
+export const DEFAULT_SLICE_MS = 12;
+
+export class SliceCancelled extends Error {
+  constructor(reason = 'cancelled') {
+    super(`time-sliced work stopped: ${reason}`);
+    this.name = 'SliceCancelled';
+  }
+}
+
+export class TimeSlicer {
+  private sliceStart = performance.now();
+  /** How many times work actually gave the event loop back (for tests and the benchmark). */
+  yields = 0;
+
+  constructor(
+    readonly budgetMs: number = DEFAULT_SLICE_MS,
+    /** Checked at every real yield: returning a reason stops the work with SliceCancelled. */
+    private readonly cancelled: () => string | null = () => null,
+  ) {}
+
+  /** True when the current slice has used its budget (cheap enough to call per item). */
+  get due(): boolean {
+    return performance.now() - this.sliceStart >= this.budgetMs;
+  }
+
+  /** Gives the event loop back if the slice is used up; otherwise returns at once. */
+  async yield(): Promise<void> {
+    if (!this.due) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.yields++;
+    const reason = this.cancelled();
+    if (reason) throw new SliceCancelled(reason);
+    this.sliceStart = performance.now();
+  }
+
+  /** `fn` over every item, yielding between items when a slice is used up. */
+  async forEach<T>(items: Iterable<T>, fn: (item: T, index: number) => void): Promise<void> {
+    let index = 0;
+    for (const item of items) {
+      fn(item, index++);
+      if ((index & 63) === 0) await this.yield();
+    }
+  }
+
+  /** `fn` over every item into a new array, in slices. */
+  async map<T, U>(items: readonly T[], fn: (item: T, index: number) => U): Promise<U[]> {
+    const out: U[] = new Array(items.length);
+    for (let i = 0; i < items.length; i++) {
+      out[i] = fn(items[i]!, i);
+      if ((i & 63) === 63) await this.yield();
+    }
+    return out;
+  }
+
+  /** The items `keep` admits, in order, in slices. */
+  async filter<T>(items: readonly T[], keep: (item: T, index: number) => boolean): Promise<T[]> {
+    const out: T[] = [];
+    for (let i = 0; i < items.length; i++) {
+      if (keep(items[i]!, i)) out.push(items[i]!);
+      if ((i & 63) === 63) await this.yield();
+    }
+    return out;
+  }
+}
+
+/** A slicer that never yields: the same code run synchronously-in-spirit (tests, small inputs). */
+export const NO_SLICING = new TimeSlicer(Number.POSITIVE_INFINITY);
