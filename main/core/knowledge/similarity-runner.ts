@@ -32,7 +32,9 @@ function workerSpec(): { filename: string; options: WorkerOptions } | null {
     const bootstrap = `import(${JSON.stringify(tsxApi)}).then((api) => { (api.register ?? api.default.register)(); return import(${JSON.stringify(entry)}); });`;
     return { filename: bootstrap, options: { eval: true } };
   }
-  for (const dir of [path.dirname(here), path.dirname(path.dirname(here))]) {
+  // A packaged app keeps the worker beside the archive, unpacked (build/electron-builder.yml).
+  const unpacked = here.replace(`app.asar${path.sep}`, `app.asar.unpacked${path.sep}`);
+  for (const dir of [path.dirname(unpacked), path.dirname(path.dirname(unpacked))]) {
     const file = path.join(dir, `${WORKER_NAME}.js`);
     if (fs.existsSync(file)) return { filename: file, options: {} };
   }

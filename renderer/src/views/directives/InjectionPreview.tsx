@@ -1,6 +1,7 @@
 import { createSignal, For, Show, type JSX } from 'solid-js';
 import type { Input, Output } from '../../../../shared/contract';
 import { useApi } from '../../api/port';
+import { FreshnessNote, recheckWhileStale } from '../../components/FreshnessNote';
 import { Badge } from '../knowledge/Badge';
 import { fixed } from '../knowledge/format';
 
@@ -45,6 +46,8 @@ export function InjectionPreview(): JSX.Element {
   const [form, setForm] = createSignal({ phase: 'Phase 5: implement refunds', agent: 'coder', tool: 'task', files: '', task: '', headroom: 70 });
   const [result, setResult] = createSignal<Preview | null>(null);
   const [error, setError] = createSignal<string | null>(null);
+  /** What the result shown was computed for: asked again while the result is stale. */
+  const [lastInput, setLastInput] = createSignal<Input<'knowledge.previewInjection'> | null>(null);
   const update = (key: keyof ReturnType<typeof form>, value: string | number) => setForm({ ...form(), [key]: value });
   const run = async (event: Event) => {
     event.preventDefault();
@@ -57,13 +60,18 @@ export function InjectionPreview(): JSX.Element {
       ...(f.tool.trim() ? { tool: f.tool.trim() } : {}),
       ...(f.task.trim() ? { taskText: f.task.trim() } : {}),
     };
+    await preview(input);
+  };
+  const preview = async (input: Input<'knowledge.previewInjection'>) => {
     try {
       setError(null);
       setResult(await api.call('knowledge.previewInjection', input));
+      setLastInput(input);
     } catch (e) {
       setError((e as Error).message);
     }
   };
+  recheckWhileStale(() => result()?.freshness, () => void (lastInput() && preview(lastInput()!)));
   return (
     <section class="panel injection-preview" aria-label="Injection preview">
       <h3>Injection preview</h3>
@@ -105,6 +113,7 @@ export function InjectionPreview(): JSX.Element {
       <Show when={result()}>
         {(r) => (
           <div data-testid="preview-result">
+            <FreshnessNote freshness={r().freshness} what="Ranked from the lessons" />
             <p>
               Budget regime <Badge tone={r().regime === 'skipped' ? 'danger' : r().regime === 'full' ? 'ok' : 'warn'}>{r().regime}</Badge> · headroom {r().headroomChars.toLocaleString()} of{' '}
               {r().modelLimitChars.toLocaleString()} chars · budget {r().effectiveBudget} chars (directives {r().directiveBudget}, lessons {r().lessonBudget}) · max {r().maxInjectCount} entries ·{' '}

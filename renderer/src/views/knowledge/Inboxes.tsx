@@ -1,5 +1,6 @@
 import { For, Show, type JSX } from 'solid-js';
 import { createQuery } from '../../api/query';
+import { FreshnessNote, recheckWhileStale } from '../../components/FreshnessNote';
 import { Badge, StatusBadge } from './Badge';
 import { fixed, when } from './format';
 import type { DetailTarget } from './DetailPane';
@@ -7,6 +8,7 @@ import type { DetailTarget } from './DetailPane';
 /** Triage inboxes: rejected lessons by validation layer, the unactionable queue, near-duplicate clusters. */
 export function Inboxes(props: { version: () => number; onOpen: (target: DetailTarget) => void }): JSX.Element {
   const inboxes = createQuery('knowledge.inboxes', () => (props.version(), {}));
+  recheckWhileStale(() => inboxes.data()?.duplicatesFreshness, inboxes.refetch);
   return (
     <div class="inboxes" data-testid="inboxes">
       <Show when={inboxes.data()} fallback={<p class="muted">{inboxes.data.error ? (inboxes.data.error as Error).message : 'Loading…'}</p>}>
@@ -74,6 +76,7 @@ export function Inboxes(props: { version: () => number; onOpen: (target: DetailT
 
             <section class="panel" aria-label="Near-duplicate clusters">
               <h3>Near-duplicate clusters</h3>
+              <FreshnessNote freshness={data().duplicatesFreshness} what="Clusters" />
               <For each={data().duplicates}>
                 {(group) => (
                   <div class="inbox-group">
