@@ -37,6 +37,7 @@ const SEGMENT_FRAMES = Number(process.env.UI_BENCH_SEGMENT_FRAMES ?? 150);
 const OPERATOR_STEP_PX = 100;
 const TRAVERSE_FRAMES = Number(process.env.UI_BENCH_TRAVERSE_FRAMES ?? 600);
 const IDLE_FRAMES = 300;
+const WARM_UP_FRAMES = 600;
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 interface FrameRun {
@@ -125,6 +126,34 @@ async function stopHost(child: ChildProcess): Promise<void> {
   await exited;
 }
 
+/** CPU time (user + system, clock ticks) a Linux process has used, or null where /proc is absent. */
+function cpuTicks(pid: number): number | null {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return null;
+  }
+}
+
+/** Waits until the host process uses under 5 % of a core over two seconds (true), or gives up after 180 s. */
+async function waitUntilIdle(pid: number | undefined): Promise<boolean> {
+  if (pid === undefined || cpuTicks(pid) === null) {
+    await new Promise((resolve) => setTimeout(resolve, 30_000));
+    return false;
+  }
+  const TICKS_PER_S = 100;
+  const deadline = Date.now() + 180_000;
+  let before = cpuTicks(pid)!;
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const now = cpuTicks(pid)!;
+    if (now - before < 0.05 * 2 * TICKS_PER_S) return true;
+    before = now;
+  }
+  return false;
+}
+
 const share = (deltas: number[], limit: number) => (deltas.filter((d) => d > limit).length / Math.max(1, deltas.length)) * 100;
 
 export async function run(report: BenchReport): Promise<void> {
@@ -155,15 +184,22 @@ export async function run(report: BenchReport): Promise<void> {
     await page.goto(host.url);
     await page.evaluate(() => ((globalThis as unknown as { location: { hash: string } }).location.hash = '#/knowledge?collection=all'));
     await page.waitForFunction(rowsShown, undefined, { timeout: 600_000, polling: 500 });
-    report.figure('host start + index + first rows', (performance.now() - t1) / 1000, 's');
+    const firstRowsAt = performance.now();
+    report.figure('host start + index + first rows', (firstRowsAt - t1) / 1000, 's');
     const rows = Number(((await page.textContent('[data-testid=entry-count]')) ?? '0').split(' ')[0]);
     report.figure('rows in the table', rows, 'rows', '≥ 100,000');
-    // Let late change events and the facet query settle before timing frames.
-    await page.waitForTimeout(3_000);
+    // Right after the first rows the console is still warming its knowledge model (clusters,
+    // tier merge) on a lower-priority worker thread and in slices: scrolling now is measured
+    // apart, then the main figures are taken once the console has gone quiet.
+    const warming = await measure(page, WARM_UP_FRAMES, 0.2, OPERATOR_STEP_PX, 500);
+    const quiet = await waitUntilIdle(host.child.pid);
+    report.figure('console busy after the first rows (until CPU-quiet)', (performance.now() - firstRowsAt) / 1000, 's');
+    if (!quiet) report.note('the console did not go CPU-quiet within 180 s; frames were measured anyway');
 
     const idle = await measure(page, IDLE_FRAMES, 0, 0, 500);
     const vsync = percentile(idle.deltas, 50);
     const limit = Math.max(16, vsync * 1.25);
+    report.figure('frames over 16 ms while the console warms up (scrolling right after the first rows)', share(warming.deltas, limit), '%');
     // Operator-speed scrolling (a brisk wheel: 100 px ≈ 3.5 rows per frame, ~6,000 px/s) from ten
     // points spread over the whole list, each starting from a settled view…
     const segments: FrameRun[] = [];

@@ -4,8 +4,23 @@
  * from sources it is loaded through tsx by similarity-runner.ts. A task arrives as string
  * columns in chunks, then a `run` message with its parameters.
  */
+import os from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { SIMILARITY_TASKS, type SimilarityTaskKind } from './similarity-tasks';
+
+/**
+ * Background work gives way to whatever the operator is doing (the window scrolling, requests
+ * answered). On Linux a nice value belongs to the thread, so this lowers only this worker; on
+ * other systems it would lower the whole app, so it is left alone there.
+ */
+export const WORKER_NICENESS = 10;
+if (process.platform === 'linux') {
+  try {
+    os.setPriority(0, WORKER_NICENESS);
+  } catch {
+    // Not allowed (a locked-down container): the worker simply runs at normal priority.
+  }
+}
 
 export type TaskMessage =
   | { id: number; chunk: { column: number; items: string[] } }
