@@ -183,7 +183,8 @@ export interface LegacyCounters {
   failed_after_count: number;
 }
 
-export interface EffectiveOutcomes {
+/** The v2 counters stored on an entry's `retrieval_outcomes` (n_a and partial never reach an entry). */
+export interface StoredCounters {
   shown_count: number;
   acknowledged_count: number;
   applied_explicit_count: number;
@@ -192,6 +193,9 @@ export interface EffectiveOutcomes {
   contradicted_count: number;
   succeeded_after_shown_count: number;
   failed_after_shown_count: number;
+}
+
+export interface EffectiveOutcomes extends StoredCounters {
   /** Event-only counters: present only when a rollup exists (never stored on entries). */
   partial_after_shown_count: number;
   n_a_count: number;
