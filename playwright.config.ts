@@ -1,9 +1,11 @@
 import { defineConfig } from '@playwright/test';
 
 /**
- * Two projects. `browser-host` drives Debian's Chromium against the loopback browser host and
+ * Three projects. `browser-host` drives Debian's Chromium against the loopback browser host and
  * runs everywhere. `electron` drives the real desktop app and runs only where an Electron
- * binary exists; elsewhere its specs report that they were not run, and why.
+ * binary exists; elsewhere its specs report that they were not run, and why. `electron-bundles`
+ * runs the built main and preload bundles under plain Node with a stand-in `electron` module
+ * (e2e/electron-bundles/), everywhere, no browser involved.
  */
 export default defineConfig({
   testDir: 'e2e',
@@ -21,7 +23,8 @@ export default defineConfig({
     trace: 'retain-on-failure',
   },
   projects: [
-    { name: 'browser-host', testIgnore: /electron\.spec\.ts$/ },
+    { name: 'browser-host', testIgnore: [/electron\.spec\.ts$/, /electron-bundles\//] },
     { name: 'electron', testMatch: /electron\.spec\.ts$/ },
+    { name: 'electron-bundles', testMatch: /electron-bundles\/.*\.spec\.ts$/ },
   ],
 });

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createConsoleCore, type ConsoleCore } from './core/console-core';
 import { registerIpcHost } from './hosts/electron-ipc';
-import { APP_ORIGIN, APP_SCHEME, serveRendererRequest } from './hosts/renderer-protocol';
+import { APP_ORIGIN, APP_SCHEME, isConsoleUrl, serveRendererRequest } from './hosts/renderer-protocol';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const rendererDir = path.join(here, '..', 'renderer');
@@ -31,7 +31,7 @@ if (!app.requestSingleInstanceLock()) {
   let core: ConsoleCore | null = null;
 
   const isTrustedFrame = (frame: WebFrameMain | null): boolean =>
-    !!frame && !!mainWindow && frame === mainWindow.webContents.mainFrame && new URL(frame.url).origin === APP_ORIGIN;
+    !!frame && !!mainWindow && frame === mainWindow.webContents.mainFrame && isConsoleUrl(frame.url);
 
   app.on('second-instance', () => {
     if (!mainWindow) return;
@@ -41,7 +41,7 @@ if (!app.requestSingleInstanceLock()) {
 
   app.on('web-contents-created', (_event, contents) => {
     contents.on('will-navigate', (event, url) => {
-      if (new URL(url).origin !== APP_ORIGIN) event.preventDefault();
+      if (!isConsoleUrl(url)) event.preventDefault();
     });
     contents.setWindowOpenHandler(() => ({ action: 'deny' }));
     contents.on('will-attach-webview', (event) => event.preventDefault());

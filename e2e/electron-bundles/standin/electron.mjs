@@ -1,0 +1,427 @@
+// A stand-in for the `electron` module, loaded in place of it when the BUILT main bundle
+// (out/main/index.js) runs under plain Node in a child process (see hooks.mjs). Test-only:
+// it lives under e2e/, which electron-builder never packs (build/electron-builder.yml packs out/**).
+//
+// It records what the bundle does and lets the test drive Electron's side of the lifecycle over
+// the child-process IPC channel (commands in `commands` below). Plain JavaScript on purpose:
+// Node 20 cannot strip types, and a transpiling loader must not touch the bundle under test.
+// Where real Electron would throw (a second handler on one channel, protocol.handle before ready,
+// registerSchemesAsPrivileged after ready), this stand-in throws too, so the bundle sees the same
+// rules it would see in the app.
+import { EventEmitter } from 'node:events';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const userDataDir = process.env.STANDIN_USER_DATA;
+if (!userDataDir || !process.send) throw new Error('the electron stand-in runs only in a forked child with STANDIN_USER_DATA set');
+
+const records = [];
+function record(kind, details = {}) {
+  const entry = { kind, ...details };
+  records.push(entry);
+  process.send({ type: 'record', record: entry });
+}
+
+let ready = false;
+let resolveReady;
+const readyPromise = new Promise((resolve) => (resolveReady = resolve));
+
+// ---- frames, web contents, windows -------------------------------------------------------
+
+let nextId = 1;
+
+export class WebFrameMain {
+  constructor(url, parent = null) {
+    this.url = url;
+    this.parent = parent;
+    this.routingId = nextId++;
+    this.processId = 1;
+    this.frames = [];
+  }
+  get origin() {
+    return new URL(this.url).origin;
+  }
+  get top() {
+    return this.parent ? this.parent.top : this;
+  }
+}
+
+class WebContents extends EventEmitter {
+  constructor() {
+    super();
+    this.id = nextId++;
+    this.mainFrame = new WebFrameMain('about:blank');
+    this.destroyed = false;
+    this.windowOpenHandler = null;
+    this.sent = [];
+  }
+  setWindowOpenHandler(handler) {
+    this.windowOpenHandler = handler;
+    record('webContents.setWindowOpenHandler', { webContentsId: this.id });
+  }
+  send(channel, ...args) {
+    record('webContents.send', { webContentsId: this.id, channel, args });
+  }
+  isDestroyed() {
+    return this.destroyed;
+  }
+  getURL() {
+    return this.mainFrame.url;
+  }
+  destroy() {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    this.emit('destroyed');
+  }
+}
+
+const windows = new Set();
+
+export class BrowserWindow extends EventEmitter {
+  constructor(options = {}) {
+    super();
+    if (!ready) throw new Error('BrowserWindow cannot be created before the app is ready');
+    this.id = nextId++;
+    this.options = options;
+    this.minimized = false;
+    this.focused = false;
+    this.destroyed = false;
+    this.webContents = new WebContents();
+    windows.add(this);
+    record('BrowserWindow.new', { windowId: this.id, webContentsId: this.webContents.id, options });
+    app.emit('web-contents-created', { preventDefault() {} }, this.webContents);
+  }
+  static getAllWindows() {
+    return [...windows];
+  }
+  async loadURL(url) {
+    record('BrowserWindow.loadURL', { windowId: this.id, url });
+    // Like Chromium: a registered scheme is fetched through its handler; a failed load rejects.
+    const scheme = new URL(url).protocol.slice(0, -1);
+    const handler = protocolHandlers.get(scheme);
+    if (!handler) throw new Error(`ERR_UNKNOWN_URL_SCHEME (${url})`);
+    const response = await handler(new Request(url));
+    if (!response.ok) throw new Error(`ERR_FAILED ${response.status} (${url})`);
+    this.webContents.mainFrame.url = url;
+    record('BrowserWindow.loaded', { windowId: this.id, url, status: response.status });
+  }
+  isMinimized() {
+    return this.minimized;
+  }
+  minimize() {
+    this.minimized = true;
+  }
+  restore() {
+    this.minimized = false;
+    record('BrowserWindow.restore', { windowId: this.id });
+  }
+  focus() {
+    this.focused = true;
+    record('BrowserWindow.focus', { windowId: this.id });
+  }
+  isDestroyed() {
+    return this.destroyed;
+  }
+  close() {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    windows.delete(this);
+    this.webContents.destroy();
+    this.emit('closed');
+    record('BrowserWindow.closed', { windowId: this.id });
+    if (windows.size === 0) app.emit('window-all-closed', { preventDefault() {} });
+  }
+}
+
+// ---- app -----------------------------------------------------------------------------------
+
+class App extends EventEmitter {
+  constructor() {
+    super();
+    this.quitRequested = false;
+  }
+  whenReady() {
+    return readyPromise;
+  }
+  isReady() {
+    return ready;
+  }
+  getPath(name) {
+    record('app.getPath', { name });
+    if (name === 'userData') return userDataDir;
+    throw new Error(`the stand-in knows no path "${name}"`);
+  }
+  getVersion() {
+    return process.env.STANDIN_APP_VERSION ?? '0.0.0';
+  }
+  getName() {
+    return 'swarm-knowledge-console';
+  }
+  /** Electron's lock lives in the userData folder; this one is a pid file there. */
+  requestSingleInstanceLock() {
+    const lockFile = path.join(userDataDir, 'SingletonLock');
+    let granted = false;
+    try {
+      fs.writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
+      granted = true;
+    } catch {
+      const holder = Number(fs.readFileSync(lockFile, 'utf8'));
+      granted = !isAlive(holder);
+      if (granted) fs.writeFileSync(lockFile, String(process.pid));
+    }
+    if (granted) process.once('exit', () => fs.rmSync(lockFile, { force: true }));
+    record('app.requestSingleInstanceLock', { granted });
+    return granted;
+  }
+  quit() {
+    record('app.quit');
+    if (this.quitRequested) return;
+    this.quitRequested = true;
+    // Electron ends the process after quit; here the test instead waits for the process to end by
+    // itself, which it only does once the core has closed every handle it opened.
+    process.channel?.unref();
+  }
+  exit(code = 0) {
+    record('app.exit', { code });
+    process.exit(code);
+  }
+  focus() {
+    record('app.focus');
+  }
+}
+
+function isAlive(pid) {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const app = new App();
+
+// ---- protocol, session, ipcMain ------------------------------------------------------------
+
+const protocolHandlers = new Map();
+
+export const protocol = {
+  registerSchemesAsPrivileged(schemes) {
+    if (ready) throw new Error('protocol.registerSchemesAsPrivileged must be called before the app is ready');
+    record('protocol.registerSchemesAsPrivileged', { schemes });
+  },
+  handle(scheme, handler) {
+    if (!ready) throw new Error('protocol.handle must be called after the app is ready');
+    if (protocolHandlers.has(scheme)) throw new Error(`scheme "${scheme}" is already handled`);
+    protocolHandlers.set(scheme, handler);
+    record('protocol.handle', { scheme });
+  },
+  unhandle(scheme) {
+    protocolHandlers.delete(scheme);
+    record('protocol.unhandle', { scheme });
+  },
+  isProtocolHandled(scheme) {
+    return protocolHandlers.has(scheme);
+  },
+};
+
+const permissionHandlers = { request: null, check: null };
+export const session = {
+  defaultSession: {
+    setPermissionRequestHandler(handler) {
+      permissionHandlers.request = handler;
+      record('session.setPermissionRequestHandler', { set: typeof handler === 'function' });
+    },
+    setPermissionCheckHandler(handler) {
+      permissionHandlers.check = handler;
+      record('session.setPermissionCheckHandler', { set: typeof handler === 'function' });
+    },
+  },
+};
+
+const ipcHandlers = new Map();
+export const ipcMain = Object.assign(new EventEmitter(), {
+  handle(channel, handler) {
+    if (ipcHandlers.has(channel)) throw new Error(`Attempted to register a second handler for '${channel}'`);
+    ipcHandlers.set(channel, handler);
+    record('ipcMain.handle', { channel });
+  },
+  handleOnce(channel, handler) {
+    this.handle(channel, handler);
+  },
+  removeHandler(channel) {
+    ipcHandlers.delete(channel);
+    record('ipcMain.removeHandler', { channel });
+  },
+});
+
+// ---- the rest of the surface the console may use -------------------------------------------
+
+export const dialog = {
+  async showMessageBox(...args) {
+    const [maybeWindow, maybeOptions] = args;
+    const options = maybeWindow instanceof BrowserWindow ? maybeOptions : maybeWindow;
+    record('dialog.showMessageBox', { options: toPlain(options) });
+    // The answer the test scripted (default: the first button, which is how a dismissed box reads).
+    return { response: Number(process.env.STANDIN_DIALOG_RESPONSE ?? 0), checkboxChecked: false };
+  },
+  showMessageBoxSync(...args) {
+    const options = args[0] instanceof BrowserWindow ? args[1] : args[0];
+    record('dialog.showMessageBoxSync', { options: toPlain(options) });
+    return Number(process.env.STANDIN_DIALOG_RESPONSE ?? 0);
+  },
+  showErrorBox(title, content) {
+    record('dialog.showErrorBox', { title, content });
+  },
+};
+
+export class Notification extends EventEmitter {
+  static isSupported() {
+    return true;
+  }
+  constructor(options = {}) {
+    super();
+    record('Notification.new', { options: toPlain(options) });
+  }
+  show() {
+    record('Notification.show');
+  }
+}
+
+export const shell = {
+  async openExternal(url) {
+    record('shell.openExternal', { url });
+  },
+  async openPath(target) {
+    record('shell.openPath', { path: target });
+    return '';
+  },
+  showItemInFolder(target) {
+    record('shell.showItemInFolder', { path: target });
+  },
+};
+
+export const Menu = {
+  setApplicationMenu(menu) {
+    record('Menu.setApplicationMenu', { menu: menu === null ? null : 'menu' });
+  },
+  buildFromTemplate(template) {
+    return { template };
+  },
+};
+
+export default { app, BrowserWindow, WebFrameMain, ipcMain, protocol, session, dialog, Notification, shell, Menu };
+
+function toPlain(value) {
+  return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
+}
+
+// ---- the test's side: commands over the child-process channel -------------------------------
+
+const mainWindow = () => [...windows][0] ?? null;
+const event = () => {
+  const e = { defaultPrevented: false, preventDefault: () => (e.defaultPrevented = true) };
+  return e;
+};
+
+/** Builds the sender of an IPC message as the test describes it. */
+function senderFor(from) {
+  const window = mainWindow();
+  if (from === 'main-frame') return { sender: window.webContents, senderFrame: window.webContents.mainFrame };
+  if (from === 'sub-frame') {
+    const child = new WebFrameMain(window.webContents.mainFrame.url, window.webContents.mainFrame);
+    return { sender: window.webContents, senderFrame: child };
+  }
+  if (from === 'other-contents') {
+    const other = new WebContents();
+    other.mainFrame.url = window.webContents.mainFrame.url;
+    return { sender: other, senderFrame: other.mainFrame };
+  }
+  if (from === 'destroyed-frame') return { sender: window.webContents, senderFrame: null };
+  throw new Error(`unknown sender "${from}"`);
+}
+
+async function responseSummary(response) {
+  const headers = Object.fromEntries(response.headers);
+  const type = headers['content-type'] ?? '';
+  const body = Buffer.from(await response.arrayBuffer());
+  return { status: response.status, headers, length: body.length, text: /html|javascript|css|json|plain/.test(type) || !type ? body.toString('utf8') : null };
+}
+
+const commands = {
+  ready() {
+    ready = true;
+    record('app.ready');
+    app.emit('ready', {}, {});
+    resolveReady();
+  },
+  records: () => records,
+  windows: () => BrowserWindow.getAllWindows().map((w) => ({ id: w.id, url: w.webContents.mainFrame.url, minimized: w.minimized, focused: w.focused })),
+  async fetch({ url }) {
+    const handler = protocolHandlers.get(new URL(url).protocol.slice(0, -1));
+    if (!handler) return { status: null };
+    return responseSummary(await handler(new Request(url)));
+  },
+  navigate({ url }) {
+    const e = event();
+    mainWindow().webContents.emit('will-navigate', e, url);
+    return { prevented: e.defaultPrevented };
+  },
+  windowOpen({ url }) {
+    const handler = mainWindow().webContents.windowOpenHandler;
+    if (!handler) return { action: 'allow', reason: 'no window-open handler' };
+    return handler({ url, frameName: '', features: '', disposition: 'new-window', referrer: { url: '', policy: 'default' }, postBody: undefined });
+  },
+  attachWebview({ src }) {
+    const e = event();
+    const webPreferences = { nodeIntegration: false };
+    mainWindow().webContents.emit('will-attach-webview', e, webPreferences, { src });
+    return { prevented: e.defaultPrevented };
+  },
+  permissionRequest({ permission }) {
+    if (!permissionHandlers.request) return { granted: 'no handler' };
+    return new Promise((resolve) => permissionHandlers.request(mainWindow()?.webContents ?? null, permission, (granted) => resolve({ granted }), { requestingUrl: 'app://console/index.html', isMainFrame: true }));
+  },
+  permissionCheck({ permission }) {
+    if (!permissionHandlers.check) return { granted: 'no handler' };
+    return { granted: permissionHandlers.check(mainWindow()?.webContents ?? null, permission, 'app://console', { isMainFrame: true }) };
+  },
+  handlers: () => [...ipcHandlers.keys()],
+  async invoke({ channel, args = [], from = 'main-frame', frameUrl }) {
+    const handler = ipcHandlers.get(channel);
+    if (!handler) return { noHandler: true };
+    const { sender, senderFrame } = senderFor(from);
+    const restore = senderFrame?.url;
+    if (frameUrl && senderFrame) senderFrame.url = frameUrl;
+    try {
+      const value = await handler({ sender, senderFrame, frameId: senderFrame?.routingId ?? -1, processId: 1, type: 'frame-invoke' }, ...args);
+      return { value };
+    } finally {
+      if (frameUrl && senderFrame) senderFrame.url = restore;
+    }
+  },
+  secondInstance({ argv = [] }) {
+    app.emit('second-instance', event(), argv, process.cwd(), {});
+  },
+  minimize() {
+    mainWindow().minimize();
+  },
+  closeAllWindows() {
+    for (const window of BrowserWindow.getAllWindows()) window.close();
+  },
+  activeResources: () => process.getActiveResourcesInfo(),
+};
+
+process.on('message', async (message) => {
+  if (!message || message.type !== 'command') return;
+  const { id, name, input } = message;
+  try {
+    const command = commands[name];
+    if (!command) throw new Error(`unknown command "${name}"`);
+    process.send({ type: 'reply', id, ok: true, value: await command(input ?? {}) });
+  } catch (error) {
+    process.send({ type: 'reply', id, ok: false, error: String(error?.stack ?? error) });
+  }
+});
+record('standin.loaded', { pid: process.pid });
