@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { contract, ipcChannel, IPC_UNSUBSCRIBE_CHANNEL, opNames } from '../../shared/contract';
+import { ipcChannel, IPC_UNSUBSCRIBE_CHANNEL, opNames } from '../../shared/contract';
 import { launchMainBundle, type MainBundleProcess, type StandinRecord } from './main-bundle';
 
 /** What the desktop app must do, whatever the code that does it looks like. */
@@ -15,7 +15,9 @@ export const expected = {
   askedPermissions: ['notifications', 'media', 'geolocation', 'clipboard-read', 'clipboard-sanitized-write', 'display-capture', 'fullscreen', 'midi', 'openExternal', 'pointerLock', 'idle-detection'],
   foreignSenders: ['sub-frame', 'other-contents', 'destroyed-frame'] as const,
   traversal: [
+    'app://console/..%2fmain%2findex.js',
     'app://console/..%2f..%2fmain%2findex.js',
+    'app://console/assets/..%2f..%2fpreload%2findex.cjs',
     'app://console/%2e%2e/%2e%2e/package.json',
     'app://console/assets/..%2f..%2f..%2fpreload%2findex.cjs',
     'app://console/..%5c..%5cmain%5cindex.js',
@@ -36,7 +38,7 @@ export interface MainBundleReport {
  * start, ready, window, requests, IPC, a second instance, closing the last window — and lists every
  * way its behaviour departs from `expected`. An empty list is a pass.
  */
-export async function checkMainBundle(outDir: string): Promise<MainBundleReport> {
+export async function checkMainBundle(outDir: string, { quitWithinMs = 60_000 }: { quitWithinMs?: number } = {}): Promise<MainBundleReport> {
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'console-bundle-'));
   const problems: string[] = [];
   const run = launchMainBundle({ outDir, userDataDir });
@@ -46,8 +48,8 @@ export async function checkMainBundle(outDir: string): Promise<MainBundleReport>
     await checkRendererProtocol(run, outDir, problems);
     await checkGuards(run, problems);
     await checkIpc(run, problems);
-    await checkSecondInstance(run, outDir, userDataDir, problems);
-    await checkShutdown(run, problems);
+    await checkSecondInstance(run, outDir, userDataDir, problems, quitWithinMs);
+    await checkShutdown(run, problems, quitWithinMs);
     return { records: run.records, problems };
   } catch (error) {
     problems.push(`the check could not finish: ${error instanceof Error ? error.message : String(error)}`);
@@ -155,23 +157,32 @@ async function checkIpc(run: MainBundleProcess, problems: string[]) {
   if (!info.value?.ok) problems.push(`workspace.info from the main frame answered ${JSON.stringify(info.value).slice(0, 200)}`);
   const invalid = await run.command<{ value: Envelope }>('invoke', { channel: ipcChannel('stores.entry'), args: [{ nonsense: true }] });
   if (invalid.value?.error?.code !== 'invalid_input') problems.push(`a malformed stores.entry from the main frame answered ${JSON.stringify(invalid.value).slice(0, 200)}, expected invalid_input`);
-  const subscription = opNames.find((name) => contract[name].kind === 'subscription' && name === 'workspace.events');
-  if (subscription) {
-    const subscribed = await run.command<{ value: Envelope }>('invoke', { channel: ipcChannel(subscription), args: [{ subscriptionId: 'bundle-check-1', input: {} }] });
-    if (!subscribed.value?.ok) problems.push(`subscribing to ${subscription} answered ${JSON.stringify(subscribed.value).slice(0, 200)}`);
-    const unsubscribed = await run.command<{ value: Envelope }>('invoke', { channel: IPC_UNSUBSCRIBE_CHANNEL, args: ['bundle-check-1'] });
-    if (!unsubscribed.value?.ok) problems.push(`unsubscribing answered ${JSON.stringify(unsubscribed.value)}`);
-  }
+  const subscribed = await run.command<{ value: Envelope }>('invoke', { channel: ipcChannel('workspace.events'), args: [{ subscriptionId: 'bundle-check-1', input: {} }] });
+  if (!subscribed.value?.ok) problems.push(`subscribing to workspace.events answered ${JSON.stringify(subscribed.value).slice(0, 200)}`);
+  const unsubscribed = await run.command<{ value: Envelope }>('invoke', { channel: IPC_UNSUBSCRIBE_CHANNEL, args: ['bundle-check-1'] });
+  if (!unsubscribed.value?.ok) problems.push(`unsubscribing answered ${JSON.stringify(unsubscribed.value)}`);
+  // Start what holds resources (the store index and its file watchers, as the Stores view does) and
+  // leave it running: only the core's dispose can stop it when the window closes.
+  const summary = await run.command<{ value: Envelope }>('invoke', { channel: ipcChannel('stores.summary'), args: [{}] });
+  if (!summary.value?.ok) problems.push(`stores.summary from the main frame answered ${JSON.stringify(summary.value).slice(0, 200)}`);
+  const watching = await run.command<{ value: Envelope }>('invoke', { channel: ipcChannel('stores.changes'), args: [{ subscriptionId: 'bundle-check-2', input: {} }] });
+  if (!watching.value?.ok) problems.push(`subscribing to stores.changes answered ${JSON.stringify(watching.value).slice(0, 200)}`);
 }
 
-async function checkSecondInstance(run: MainBundleProcess, outDir: string, userDataDir: string, problems: string[]) {
+async function checkSecondInstance(run: MainBundleProcess, outDir: string, userDataDir: string, problems: string[], quitWithinMs: number) {
   const second = launchMainBundle({ outDir, userDataDir });
   try {
     const lock = await second.waitForRecord('app.requestSingleInstanceLock');
     if (lock.granted !== false) problems.push('a second instance got the single-instance lock');
-    await second.waitForRecord('app.quit', 30_000).catch(() => problems.push('a second instance did not quit'));
-    const { code } = await second.exited;
-    if (code !== 0) problems.push(`a second instance exited with ${code}`);
+    const quit = await second.waitForRecord('app.quit', quitWithinMs).then(
+      () => true,
+      () => false,
+    );
+    if (!quit) problems.push('a second instance did not quit');
+    else {
+      const { code } = await second.exited;
+      if (code !== 0) problems.push(`a second instance exited with ${code}`);
+    }
     if (second.records.some((r) => r.kind === 'BrowserWindow.new' || r.kind === 'ipcMain.handle')) problems.push('a second instance opened a window or registered handlers');
   } finally {
     second.kill();
@@ -183,16 +194,16 @@ async function checkSecondInstance(run: MainBundleProcess, outDir: string, userD
   if (!window || window.minimized || !window.focused) problems.push(`a second instance left the first window ${JSON.stringify(window)}`);
 }
 
-async function checkShutdown(run: MainBundleProcess, problems: string[]) {
+async function checkShutdown(run: MainBundleProcess, problems: string[], quitWithinMs: number) {
   await run.command('closeAllWindows');
-  await run.waitForRecord('app.quit', 60_000).catch(() => problems.push('closing the last window did not quit the app'));
+  await run.waitForRecord('app.quit', quitWithinMs).catch(() => problems.push('closing the last window did not quit the app'));
   // After quit the stand-in holds nothing open: the process ends by itself only if the core closed
   // its watchers, database, worker and timers.
   let timer: NodeJS.Timeout | undefined;
-  const ended = await Promise.race([run.exited.then(() => true), new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), 60_000)))]);
+  const ended = await Promise.race([run.exited.then(() => true), new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), quitWithinMs)))]);
   clearTimeout(timer);
   if (!ended) {
     const resources = await run.command<string[]>('activeResources').catch(() => ['(unknown)']);
-    problems.push(`the process was still running 60 s after quit, holding ${resources.join(', ')}`);
+    problems.push(`the process was still running ${quitWithinMs / 1000} s after quit, holding ${resources.join(', ')}`);
   }
 }
