@@ -3,6 +3,7 @@
  * else runs in the headless core, which the browser host and the CLI share.
  */
 import { app, BrowserWindow, ipcMain, protocol, session, type WebFrameMain } from 'electron';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -23,6 +24,16 @@ const { values } = parseArgs({
 const flag = (value: unknown) => (typeof value === 'string' && value.length > 0 ? value : undefined);
 
 protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+
+// Electron keeps its single-instance lock and Chromium's profile in userData: a console started on
+// another user-data folder (a test, a second operator profile) is another instance, not a duplicate.
+// setPath wants an absolute path to an existing folder.
+const userDataFlag = flag(values['user-data']);
+if (userDataFlag) {
+  const userDataDir = path.resolve(userDataFlag);
+  fs.mkdirSync(userDataDir, { recursive: true });
+  app.setPath('userData', userDataDir);
+}
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
@@ -48,9 +59,8 @@ if (!app.requestSingleInstanceLock()) {
   });
 
   app.whenReady().then(async () => {
-    const userDataDir = flag(values['user-data']) ?? app.getPath('userData');
     core = await createConsoleCore(
-      { userDataDir, host: 'electron', version: app.getVersion() },
+      { userDataDir: app.getPath('userData'), host: 'electron', version: app.getVersion() },
       { project: flag(values.project) ?? null, hive: flag(values.hive) },
     );
     protocol.handle(APP_SCHEME, (request) => serveRendererRequest(rendererDir, request.url));

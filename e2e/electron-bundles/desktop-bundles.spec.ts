@@ -72,3 +72,38 @@ test('the built preload exposes exactly the contract on the channels the main bu
     fs.rmSync(userDataDir, { recursive: true, force: true });
   }
 });
+
+test('started with --user-data, the app keeps its data, profile and single-instance lock in that folder', async () => {
+  test.setTimeout(240_000);
+  const defaultDir = fs.mkdtempSync(path.join(os.tmpdir(), 'console-default-'));
+  const otherRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'console-other-'));
+  const otherDir = path.join(otherRoot, 'not', 'yet', 'there');
+  const first = launchMainBundle({ outDir: builtOutDir, userDataDir: defaultDir });
+  const second = launchMainBundle({ outDir: builtOutDir, userDataDir: defaultDir, args: ['--user-data', otherDir] });
+  try {
+    expect((await first.waitForRecord('app.requestSingleInstanceLock')).granted).toBe(true);
+    // Another user-data folder is another instance: it gets its own lock instead of quitting.
+    expect((await second.waitForRecord('app.requestSingleInstanceLock')).granted).toBe(true);
+    expect(second.records.find((r) => r.kind === 'app.setPath')).toMatchObject({ name: 'userData', value: otherDir });
+    expect(fs.existsSync(path.join(otherDir, 'SingletonLock'))).toBe(true);
+
+    await second.command('ready');
+    await second.waitForRecord('BrowserWindow.loaded');
+    const info = await second.command<{ value: { ok: boolean; value: { userDataDir: string; project: { path: string } } } }>('invoke', { channel: 'swarm:workspace.info', args: [{}] });
+    expect(info.value.ok).toBe(true);
+    expect(info.value.value.userDataDir).toBe(otherDir);
+    expect(info.value.value.project.path.startsWith(otherDir + path.sep)).toBe(true);
+
+    for (const run of [first, second]) {
+      if (!run.records.some((r) => r.kind === 'app.ready')) await run.command('ready');
+      await run.waitForRecord('BrowserWindow.loaded');
+      await run.command('closeAllWindows');
+      expect(await run.exited).toEqual({ code: 0, signal: null });
+    }
+  } finally {
+    first.kill();
+    second.kill();
+    fs.rmSync(defaultDir, { recursive: true, force: true });
+    fs.rmSync(otherRoot, { recursive: true, force: true });
+  }
+});

@@ -12,7 +12,7 @@ import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
 
-const userDataDir = process.env.STANDIN_USER_DATA;
+let userDataDir = process.env.STANDIN_USER_DATA;
 if (!userDataDir || !process.send) throw new Error('the electron stand-in runs only in a forked child with STANDIN_USER_DATA set');
 
 const records = [];
@@ -150,6 +150,14 @@ class App extends EventEmitter {
     record('app.getPath', { name });
     if (name === 'userData') return userDataDir;
     throw new Error(`the stand-in knows no path "${name}"`);
+  }
+  setPath(name, value) {
+    record('app.setPath', { name, value });
+    if (name !== 'userData') throw new Error(`the stand-in knows no path "${name}"`);
+    // Electron's own rules: an absolute path to a folder that exists.
+    if (!path.isAbsolute(value)) throw new Error(`Path must be absolute: ${value}`);
+    if (!fs.statSync(value, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`Failed to set path: ${value} does not exist`);
+    userDataDir = value;
   }
   getVersion() {
     return process.env.STANDIN_APP_VERSION ?? '0.0.0';
