@@ -15,6 +15,8 @@ export interface MainBundleOptions {
   userDataDir: string;
   /** Arguments after `--`, as `swarm-console open` passes them. */
   args?: string[];
+  /** Extra environment, e.g. STANDIN_DIALOG_RESPONSE: the button index a native message box answers. */
+  env?: Record<string, string>;
 }
 
 export interface MainBundleProcess {
@@ -40,7 +42,7 @@ const register = pathToFileURL(path.join(import.meta.dirname, 'standin', 'regist
  */
 export function launchMainBundle(options: MainBundleOptions): MainBundleProcess {
   const entry = path.join(options.outDir, 'main', 'index.js');
-  const env: NodeJS.ProcessEnv = { ...process.env, STANDIN_USER_DATA: options.userDataDir, STANDIN_APP_VERSION: '0.1.0' };
+  const env: NodeJS.ProcessEnv = { ...process.env, STANDIN_USER_DATA: options.userDataDir, STANDIN_APP_VERSION: '0.1.0', ...options.env };
   delete env.NODE_OPTIONS;
   // A copy of out/ outside the repo still resolves better-sqlite3, chokidar… from the repo.
   if (!path.resolve(entry).startsWith(repoRoot + path.sep)) env.STANDIN_RESOLVE_FROM = pathToFileURL(path.join(repoRoot, 'out', 'main', 'index.js')).href;
