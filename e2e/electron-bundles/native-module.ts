@@ -79,7 +79,8 @@ export async function checkNativeModule(root = repoRoot): Promise<NativeModuleRe
   if (!pkg.dependencies?.['better-sqlite3']) problems.push('better-sqlite3 is not in dependencies: electron-builder neither rebuilds nor packs it');
   const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
   if (!readme.includes('npx electron-builder install-app-deps')) problems.push('the README names no rebuild step for Electron (npx electron-builder install-app-deps)');
-  if (!readme.includes(`NODE_MODULE_VERSION ${electronAbi}`)) problems.push(`the README does not say that Electron ${electronVersion} needs NODE_MODULE_VERSION ${electronAbi}`);
+  const major = electronVersion.split('.')[0];
+  if (!readme.includes(`Electron ${major} needs NODE_MODULE_VERSION ${electronAbi}`)) problems.push(`the README does not say "Electron ${major} needs NODE_MODULE_VERSION ${electronAbi}"`);
 
   // Unpacked from the asar archive: every native addon the app ships, and the worker with its imports.
   const { minimatch } = requireFromRepo('minimatch');
