@@ -13,7 +13,7 @@ import { builtOutDir, launchMainBundle } from './main-bundle';
 interface Mutation {
   what: string;
   file: 'main/index.js' | 'preload/index.cjs';
-  find: string;
+  find: string | RegExp;
   replace: string;
   problem: RegExp;
 }
@@ -42,6 +42,13 @@ const mainMutations: Mutation[] = [
   { what: 'a second instance does not focus the first', file: 'main/index.js', find: 'mainWindow.focus();', replace: '', problem: /a second instance left the first window/ },
   { what: 'a second instance is allowed to run', file: 'main/index.js', find: 'if (!app.requestSingleInstanceLock()) app.quit();', replace: 'if (!(app.requestSingleInstanceLock(), true)) app.quit();', problem: /a second instance did not quit/ },
   { what: 'closing the window leaves the core running', file: 'main/index.js', find: 'await core?.dispose();', replace: '', problem: /still running .* after quit/ },
+  {
+    what: 'the main bundle is emitted as CommonJS',
+    file: 'main/index.js',
+    find: /^import \{([^}]*)\} from "electron";$/m,
+    replace: 'const {$1} = require("electron");',
+    problem: /require is not defined in ES module scope/,
+  },
 ];
 
 const preloadMutations: Mutation[] = [
@@ -55,6 +62,7 @@ const preloadMutations: Mutation[] = [
   { what: 'ipcRenderer is exposed as well', file: 'preload/index.cjs', find: 'electron.contextBridge.exposeInMainWorld("swarm", bridge);', replace: 'electron.contextBridge.exposeInMainWorld("swarm", bridge); electron.contextBridge.exposeInMainWorld("ipc", electron.ipcRenderer);', problem: /the preload exposed \["swarm","ipc"\]/ },
   { what: 'ipcRenderer.invoke hides among the calls', file: 'preload/index.cjs', find: '\tcalls: {},', replace: '\tcalls: { ipc: electron.ipcRenderer.invoke },', problem: /window\.swarm leaks ipcRenderer/ },
   { what: 'the channels are renamed', file: 'preload/index.cjs', find: 'var ipcChannel = (name) => `swarm:${name}`;', replace: 'var ipcChannel = (name) => `swarm/${name}`;', problem: /workspace\.info invoked swarm\/workspace\.info, which the main bundle did not register/ },
+  { what: 'the preload is emitted as an ES module', file: 'preload/index.cjs', find: 'let electron = require("electron");', replace: 'import * as electron from "electron";', problem: /does not run sandboxed: Cannot use import statement outside a module/ },
   { what: 'the preload requires a Node module', file: 'preload/index.cjs', find: 'let electron = require("electron");', replace: 'let electron = require("electron"); require("node:fs");', problem: /does not run sandboxed: Cannot find module 'node:fs'/ },
 ];
 
@@ -63,16 +71,23 @@ test.afterAll(() => {
   for (const dir of copies) fs.rmSync(dir, { recursive: true, force: true });
 });
 
+/** out/ and the package.json beside it, which makes out/main/index.js an ES module as in the app. */
+function copyBuild(root: string) {
+  fs.cpSync(builtOutDir, path.join(root, 'out'), { recursive: true });
+  fs.copyFileSync(path.join(builtOutDir, '..', 'package.json'), path.join(root, 'package.json'));
+}
+
 function mutatedCopy(mutation: Mutation): string {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'console-mutant-'));
   copies.push(root);
   const outDir = path.join(root, 'out');
-  fs.cpSync(builtOutDir, outDir, { recursive: true });
+  copyBuild(root);
   const file = path.join(outDir, mutation.file);
   const source = fs.readFileSync(file, 'utf8');
   // The mutation must hit exactly once, or the case would pass without testing anything.
-  expect(source.split(mutation.find).length - 1, `"${mutation.find}" occurs once in the built ${mutation.file}`).toBe(1);
-  fs.writeFileSync(file, source.replace(mutation.find, () => mutation.replace));
+  const hits = typeof mutation.find === 'string' ? source.split(mutation.find).length - 1 : (source.match(new RegExp(mutation.find, 'gm')) ?? []).length;
+  expect(hits, `"${mutation.find}" occurs once in the built ${mutation.file}`).toBe(1);
+  fs.writeFileSync(file, typeof mutation.find === 'string' ? source.replace(mutation.find, () => mutation.replace) : source.replace(mutation.find, mutation.replace));
   return outDir;
 }
 
@@ -80,7 +95,7 @@ test('an unchanged copy of out/ passes, so a failure below comes from its one ch
   test.setTimeout(240_000);
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'console-mutant-'));
   copies.push(root);
-  fs.cpSync(builtOutDir, path.join(root, 'out'), { recursive: true });
+  copyBuild(root);
   expect((await checkMainBundle(path.join(root, 'out'))).problems).toEqual([]);
 });
 

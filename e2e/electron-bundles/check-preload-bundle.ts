@@ -104,7 +104,9 @@ export async function checkPreloadBundle(outDir: string, mainChannels: string[],
   try {
     preload = loadPreloadBundle(outDir, routed);
   } catch (error) {
-    return { problems: [`the preload bundle does not run sandboxed: ${error instanceof Error ? error.message : String(error)}`], preload: null };
+    // Errors thrown inside the vm context come from another realm: not `instanceof Error` here.
+    const message = (error as { message?: unknown } | null)?.message;
+    return { problems: [`the preload bundle does not run sandboxed: ${typeof message === 'string' ? message : String(error)}`], preload: null };
   }
   const unexpectedModules = preload.required.filter((id) => id !== 'electron');
   if (unexpectedModules.length) problems.push(`the preload required ${unexpectedModules.join(', ')}`);
