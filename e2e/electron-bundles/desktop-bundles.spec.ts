@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { IPC_EVENT_CHANNEL } from '../../shared/contract';
+import { generateDemoWorkspace } from '../../main/core/demo/generate';
 import { checkMainBundle, expected } from './check-main-bundle';
 import { checkPreloadBundle } from './check-preload-bundle';
 import { builtOutDir, launchMainBundle } from './main-bundle';
@@ -105,5 +106,33 @@ test('started with --user-data, the app keeps its data, profile and single-insta
     second.kill();
     fs.rmSync(defaultDir, { recursive: true, force: true });
     fs.rmSync(otherRoot, { recursive: true, force: true });
+  }
+});
+
+test('started with --project and --hive, the app opens that project and that hive', async () => {
+  test.setTimeout(240_000);
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'console-project-'));
+  const projectDir = path.join(root, 'work', 'billing-api');
+  const hiveDir = path.join(root, 'hive-data');
+  generateDemoWorkspace({ projectDir, hiveDir, seed: 7 });
+  const userDataDir = path.join(root, 'user-data');
+  fs.mkdirSync(userDataDir);
+  const run = launchMainBundle({ outDir: builtOutDir, userDataDir, args: ['--project', projectDir, '--hive', hiveDir] });
+  try {
+    await run.command('ready');
+    await run.waitForRecord('BrowserWindow.loaded');
+    const info = await run.command<{ value: { ok: boolean; value: { project: { path: string; isDemo: boolean; swarmDirExists: boolean }; hive: { path: string; exists: boolean } } } }>('invoke', {
+      channel: 'swarm:workspace.info',
+      args: [{}],
+    });
+    expect(info.value.ok).toBe(true);
+    expect(info.value.value.project).toMatchObject({ path: projectDir, swarmDirExists: true });
+    expect(info.value.value.hive).toMatchObject({ path: hiveDir, exists: true });
+    expect(fs.existsSync(path.join(userDataDir, 'demo'))).toBe(false);
+    await run.command('closeAllWindows');
+    expect(await run.exited).toEqual({ code: 0, signal: null });
+  } finally {
+    run.kill();
+    fs.rmSync(root, { recursive: true, force: true });
   }
 });
