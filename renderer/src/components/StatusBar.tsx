@@ -1,5 +1,6 @@
 import { Show } from 'solid-js';
 import { useWorkspace } from '../state/workspace';
+import { HiveCheckNote, OrphanedLocalNote } from './WorkspaceNotes';
 
 export function StatusBar() {
   const workspace = useWorkspace();
@@ -15,12 +16,13 @@ export function StatusBar() {
             </span>
             <span title={`Hive data folder (${info().hive.source})`}>
               <b>Hive</b> <span data-testid="status-hive">{info().hive.path}</span>
-              {info().hive.exists ? '' : ' — missing'}
+              <HiveCheckNote info={info()} testId="status-hive-check" onUse={(hive) => void workspace.open(info().project.path, hive)} />
             </span>
             <Show when={info().link}>
               {(link) => (
                 <span title={link().dir}>
                   <b>Link</b> {link().pointerValid ? link().linkId : `ignored: ${link().problem}`}
+                  <OrphanedLocalNote files={link().orphanedLocalFiles} />
                 </span>
               )}
             </Show>

@@ -14,7 +14,14 @@ const ORDER: { key: ListFilter; label: string }[] = [
 ];
 const SHOWN = 8;
 
-function FacetGroup(props: { label: string; name: ListFilter; values: { value: string | null; count: number }[]; params: Record<string, string>; onToggle: (key: ListFilter, value: string) => void }) {
+function FacetGroup(props: {
+  label: string;
+  name: ListFilter;
+  values: { value: string | null; count: number }[];
+  params: Record<string, string>;
+  onToggle: (key: ListFilter, value: string) => void;
+  note?: JSX.Element;
+}) {
   const [all, setAll] = createSignal(false);
   const values = () => props.values.filter((v): v is { value: string; count: number } => v.value !== null);
   return (
@@ -37,16 +44,26 @@ function FacetGroup(props: { label: string; name: ListFilter; values: { value: s
       <Show when={values().length === 0}>
         <span class="muted">none</span>
       </Show>
+      {props.note}
     </fieldset>
   );
 }
 
 /** Facet counts of the current search; a facet's own selection does not hide its other values. */
-export function FacetPanel(props: { facets: Facets | null; params: Record<string, string>; onToggle: (key: ListFilter, value: string) => void }): JSX.Element {
+export function FacetPanel(props: { facets: Facets | null; params: Record<string, string>; onToggle: (key: ListFilter, value: string) => void; tierNote?: JSX.Element }): JSX.Element {
   return (
     <aside class="facets" aria-label="Facets">
       <Show when={props.facets} fallback={<p class="muted">Counting…</p>}>
-        {(facets) => <For each={ORDER}>{(group) => <FacetGroup label={group.label} name={group.key} values={facets()[group.key] ?? []} params={props.params} onToggle={props.onToggle} />}</For>}
+        {(facets) => <For each={ORDER}>{(group) => (
+              <FacetGroup
+                label={group.label}
+                name={group.key}
+                values={facets()[group.key] ?? []}
+                params={props.params}
+                onToggle={props.onToggle}
+                note={group.key === 'tier' ? props.tierNote : undefined}
+              />
+            )}</For>}
       </Show>
     </aside>
   );

@@ -13,6 +13,7 @@ import { DetailPane, type DetailTarget } from './DetailPane';
 import { downloadText } from './download';
 import { FacetPanel } from './FacetPanel';
 import { Inboxes } from './Inboxes';
+import { OrphanedTierNote } from './OrphanedTierNote';
 import { useListKeys } from './keyboard';
 import { entriesInput, queryFromParams, toggleValue } from './knowledge-query';
 import { rowKey } from './rows';
@@ -173,6 +174,7 @@ export function KnowledgeView(): JSX.Element {
           <FacetPanel
             facets={entries.facets()}
             params={params()}
+            tierNote={<OrphanedTierNote version={version} />}
             onToggle={(key, value) => {
               setSelected(0);
               setNewAbove(0);
