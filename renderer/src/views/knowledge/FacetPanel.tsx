@@ -31,7 +31,7 @@ function FacetGroup(props: {
         {(item) => (
           <label class="facet-value">
             <input type="checkbox" checked={isSelected(props.params, props.name, item.value)} onChange={() => props.onToggle(props.name, item.value)} />
-            <span class="facet-name">{item.value}</span>
+            <span class="facet-name" title={item.value}>{item.value}</span>
             <span class="facet-count">{item.count}</span>
           </label>
         )}

@@ -1,12 +1,13 @@
 import { createMemo, createSignal, Show, type JSX } from 'solid-js';
 import './knowledge.css';
 import { useApi } from '../../api/port';
+import { ResizableSide } from '../../components/ResizableSide';
 import { ColumnChooser } from '../../components/table/ColumnChooser';
 import { VirtualTable, type TableApi } from '../../components/table/VirtualTable';
 import { formatSort, type ColumnState, type SortState } from '../../components/table/table-state';
+import { openHelp } from '../../state/help';
 import { useRouter } from '../../state/router-context';
 import { useWorkspace } from '../../state/workspace';
-import { Cheatsheet } from './Cheatsheet';
 import { DEFAULT_HIDDEN, KNOWLEDGE_COLUMNS } from './columns';
 import { DefectBanners } from './DefectBanners';
 import { DetailPane, type DetailTarget } from './DetailPane';
@@ -20,6 +21,10 @@ import { rowKey } from './rows';
 import { createEntries, followStoreChanges } from './use-entries';
 
 const ALL_IDS = KNOWLEDGE_COLUMNS.map((c) => c.id);
+/** Must match `.kv-body` in knowledge.css. */
+const FACETS_WIDTH = 210;
+const GAP = 10;
+const DETAIL_MIN_WIDTH = 300;
 
 /** `cols=lesson,status,…` lists the visible columns in order. */
 function columnState(param: string | undefined): ColumnState {
@@ -38,7 +43,11 @@ export function KnowledgeView(): JSX.Element {
   const [version, setVersion] = createSignal(0);
   const entries = createEntries(api, query, workspace.epoch);
   const [selected, setSelected] = createSignal(0);
-  const [help, setHelp] = createSignal(false);
+  // Null until the operator drags the detail pane's edge: the stylesheet's default width.
+  const [detailWidth, setDetailWidth] = createSignal<number | null>(null);
+  let body: HTMLDivElement | undefined;
+  /** The detail may take all but the facets and the table's narrowest Lesson column. */
+  const maxDetailWidth = () => Math.max(DETAIL_MIN_WIDTH, (body?.clientWidth ?? 0) - FACETS_WIDTH - 2 * GAP - 240);
   const [exporting, setExporting] = createSignal<string | null>(null);
   const [newAbove, setNewAbove] = createSignal(0);
   let table: TableApi | undefined;
@@ -67,10 +76,8 @@ export function KnowledgeView(): JSX.Element {
     move: (step) => tab() === 'table' && select(selected() + step),
     open: () => tab() === 'table' && openSelected(),
     focusSearch: () => search?.focus(),
-    toggleHelp: () => setHelp(!help()),
     escape: () => {
-      if (help()) setHelp(false);
-      else if (document.activeElement === search) search?.blur();
+      if (document.activeElement === search) search?.blur();
       else if (detailTarget()) openTarget(null);
     },
   });
@@ -145,7 +152,7 @@ export function KnowledgeView(): JSX.Element {
         <button type="button" disabled={exporting() !== null} onClick={() => exportAs('csv')}>
           Export CSV
         </button>
-        <button type="button" aria-label="Keyboard shortcuts" onClick={() => setHelp(true)}>
+        <button type="button" aria-label="Keyboard shortcuts" onClick={openHelp}>
           ?
         </button>
       </div>
@@ -170,7 +177,12 @@ export function KnowledgeView(): JSX.Element {
         when={tab() === 'table'}
         fallback={<Inboxes version={version} onOpen={(target) => router.setParams({ tab: null, open: target.id, openTier: target.tier ?? null, collection: 'all' })} />}
       >
-        <div class="kv-body" classList={{ 'with-detail': !!detailTarget() }}>
+        <div
+          class="kv-body"
+          ref={body}
+          classList={{ 'with-detail': !!detailTarget() }}
+          style={{ 'grid-template-columns': detailTarget() && detailWidth() ? `${FACETS_WIDTH}px minmax(0, 1fr) ${detailWidth()}px` : undefined }}
+        >
           <FacetPanel
             facets={entries.facets()}
             params={params()}
@@ -192,7 +204,7 @@ export function KnowledgeView(): JSX.Element {
             selectedIndex={selected}
             onSelect={(index) => {
               setSelected(index);
-              if (detailTarget()) openSelected();
+              openSelected();
             }}
             onOpen={(index) => {
               setSelected(index);
@@ -202,10 +214,15 @@ export function KnowledgeView(): JSX.Element {
             api={(a) => (table = a)}
             empty="No entries match."
           />
-          <Show when={detailTarget()}>{(target) => <DetailPane target={target()} version={version} onOpen={openTarget} onClose={() => openTarget(null)} />}</Show>
+          <Show when={detailTarget()}>
+            {(target) => (
+              <ResizableSide label="Resize the detail pane" width={detailWidth()} min={DETAIL_MIN_WIDTH} max={maxDetailWidth} onResize={setDetailWidth}>
+                <DetailPane target={target()} version={version} onOpen={openTarget} onClose={() => openTarget(null)} />
+              </ResizableSide>
+            )}
+          </Show>
         </div>
       </Show>
-      <Cheatsheet open={help()} onClose={() => setHelp(false)} />
     </div>
   );
 }
