@@ -1,5 +1,7 @@
 import { createSignal, For, Show, type JSX } from 'solid-js';
 import { isSelected, type ListFilter } from './knowledge-query';
+import { ProjectGroup, type ProjectNames } from './ProjectGroup';
+import { groupProjectNames } from './project-names';
 import type { Facets } from './use-entries';
 
 const ORDER: { key: ListFilter; label: string }[] = [
@@ -21,12 +23,15 @@ function FacetGroup(props: {
   params: Record<string, string>;
   onToggle: (key: ListFilter, value: string) => void;
   note?: JSX.Element;
+  /** Shown before the values (e.g. one project's names, grouped); `values` then lists the rest. */
+  head?: JSX.Element;
 }) {
   const [all, setAll] = createSignal(false);
   const values = () => props.values.filter((v): v is { value: string; count: number } => v.value !== null);
   return (
     <fieldset class="facet">
       <legend>{props.label}</legend>
+      {props.head}
       <For each={all() ? values() : values().slice(0, SHOWN)}>
         {(item) => (
           <label class="facet-value">
@@ -50,7 +55,17 @@ function FacetGroup(props: {
 }
 
 /** Facet counts of the current search; a facet's own selection does not hide its other values. */
-export function FacetPanel(props: { facets: Facets | null; params: Record<string, string>; onToggle: (key: ListFilter, value: string) => void; tierNote?: JSX.Element }): JSX.Element {
+export function FacetPanel(props: {
+  facets: Facets | null;
+  params: Record<string, string>;
+  onToggle: (key: ListFilter, value: string) => void;
+  tierNote?: JSX.Element;
+  projectNames?: ProjectNames;
+}): JSX.Element {
+  const projectGroups = (facets: Facets) => {
+    const values = (facets.project ?? []).filter((v): v is { value: string; count: number } => v.value !== null);
+    return props.projectNames ? groupProjectNames(values, props.projectNames.ownStoreNames, props.projectNames.folder) : { own: null, others: values };
+  };
   return (
     <aside class="facets" aria-label="Facets">
       <Show when={props.facets} fallback={<p class="muted">Counting…</p>}>
@@ -58,10 +73,17 @@ export function FacetPanel(props: { facets: Facets | null; params: Record<string
               <FacetGroup
                 label={group.label}
                 name={group.key}
-                values={facets()[group.key] ?? []}
+                values={group.key === 'project' ? projectGroups(facets()).others : (facets()[group.key] ?? [])}
                 params={props.params}
                 onToggle={props.onToggle}
                 note={group.key === 'tier' ? props.tierNote : undefined}
+                head={
+                  group.key === 'project' && props.projectNames ? (
+                    <Show when={projectGroups(facets()).own}>
+                      {(own) => <ProjectGroup own={own()} names={props.projectNames!} params={props.params} onToggle={props.onToggle} />}
+                    </Show>
+                  ) : undefined
+                }
               />
             )}</For>}
       </Show>

@@ -15,6 +15,7 @@ import { downloadText } from './download';
 import { FacetPanel } from './FacetPanel';
 import { Inboxes } from './Inboxes';
 import { OrphanedTierNote } from './OrphanedTierNote';
+import { createQuery } from '../../api/query';
 import { useListKeys } from './keyboard';
 import { entriesInput, queryFromParams, toggleValue } from './knowledge-query';
 import { rowKey } from './rows';
@@ -118,6 +119,18 @@ export function KnowledgeView(): JSX.Element {
     }
   };
 
+  // The project names this project's own stores use (swarm and link tiers), to group its aliases in the Project facet.
+  const ownNames = createQuery('stores.entries', () => (version(), { offset: 0, limit: 1, filter: { tier: ['swarm', 'link'] }, facets: true }));
+  const projectNames = () => ({
+    ownStoreNames: (ownNames.data()?.facets?.project ?? []).flatMap((v) => (v.value === null ? [] : [v.value])),
+    folder: workspace.info()?.project.name ?? '',
+    onSet: (values: string[]) => {
+      setSelected(0);
+      setNewAbove(0);
+      router.setParams({ project: values.length ? values.join(',') : null });
+    },
+  });
+
   const setColumns = (state: ColumnState) => router.setParams({ cols: state.order.filter((id) => !state.hidden.includes(id)).join(',') });
 
   return (
@@ -187,6 +200,7 @@ export function KnowledgeView(): JSX.Element {
             facets={entries.facets()}
             params={params()}
             tierNote={<OrphanedTierNote version={version} />}
+            projectNames={projectNames()}
             onToggle={(key, value) => {
               setSelected(0);
               setNewAbove(0);
