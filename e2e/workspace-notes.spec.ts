@@ -29,10 +29,12 @@ test.describe('an operator who named the wrong hive folder', () => {
     expect(consoleHost.output()).toContain(`Hive: no hive here: ${share} holds the plugin's data folder ${dataDir}`);
     const note = page.getByTestId('status-hive-check');
     await expect(note).toContainText('no hive here');
+    await expect(page.getByTestId('status-link-missing')).toContainText('no link store under this hive');
     await note.getByRole('button', { name: 'use …/share/opencode-swarm' }).click();
 
     await expect(page.getByTestId('status-hive')).toHaveText(dataDir);
     await expect(page.getByTestId('status-hive-check')).toHaveCount(0);
+    await expect(page.getByTestId('status-link-missing')).toHaveCount(0);
     // Now the link store is found, and the local copy from before `/swarm link` is named as ignored.
     await expect(page.getByTestId('status-bar')).toContainText('Link team');
     await expect(page.getByTestId('orphaned-local')).toContainText('ignored local .swarm/knowledge.jsonl (orphaned)');

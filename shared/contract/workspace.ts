@@ -30,6 +30,8 @@ export const WorkspaceInfo = z.object({
       problem: z.string().nullable(),
       /** Local `.swarm/` knowledge-family files (e.g. `knowledge.jsonl` copied before `/swarm link`) the plugin ignores while linked. */
       orphanedLocalFiles: z.array(z.string()),
+      /** The link store folder exists under this hive (a wrong hive folder leaves it missing). */
+      storeExists: z.boolean(),
     })
     .nullable(),
   host: z.enum(['electron', 'browser']),

@@ -45,7 +45,7 @@ describe('workspace.info tells the operator when the hive folder is wrong', () =
   it('accepts the real data folder and names the orphaned local knowledge.jsonl of a linked worktree', async () => {
     const value = await info();
     expect(value.hive.check).toEqual({ state: 'hive', message: null, suggestion: null });
-    expect(value.link).toMatchObject({ linkId: 'team', orphanedLocalFiles: ['knowledge.jsonl'] });
+    expect(value.link).toMatchObject({ linkId: 'team', orphanedLocalFiles: ['knowledge.jsonl'], storeExists: true });
   });
 
   it('offers <dir>/opencode-swarm when --hive names the folder above it', async () => {
@@ -53,6 +53,8 @@ describe('workspace.info tells the operator when the hive folder is wrong', () =
     expect(value.hive.check.state).toBe('parent');
     expect(value.hive.check.suggestion).toBe(layout.dataDir);
     expect(value.hive.check.message).toMatch(/^no hive here: /);
+    // The link store is looked for under the wrong folder: say it is missing rather than leave the local file looking orphaned for nothing.
+    expect(value.link?.storeExists).toBe(false);
   });
 
   it('says "no hive here" for an empty folder', async () => {

@@ -25,6 +25,7 @@ export function describeWorkspace(ctx: CoreContext, workspace: Workspace): Works
           problem: paths.link.problem,
           // Read now, not at open: the local copy may appear or go while the workspace is open.
           orphanedLocalFiles: paths.link.dir ? LINK_REDIRECTED_FILES.filter((file) => fs.existsSync(path.join(paths.swarmDir, file))) : [],
+          storeExists: paths.link.dir !== null && fs.existsSync(paths.link.dir),
         }
       : null,
     host: ctx.options.host,

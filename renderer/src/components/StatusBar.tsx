@@ -22,6 +22,11 @@ export function StatusBar() {
               {(link) => (
                 <span title={link().dir}>
                   <b>Link</b> {link().pointerValid ? link().linkId : `ignored: ${link().problem}`}
+                  <Show when={link().pointerValid && !link().storeExists}>
+                    <span class="workspace-note warn" data-testid="status-link-missing" title={`${link().dir} does not exist: the plugin would start an empty link store there`}>
+                      {' — no link store under this hive'}
+                    </span>
+                  </Show>
                   <OrphanedLocalNote files={link().orphanedLocalFiles} />
                 </span>
               )}
