@@ -118,7 +118,12 @@ test.describe('an operator anywhere in the console', () => {
     await page.keyboard.press('Alt+6');
     const gates = page.getByTestId('feed-gate');
     await expect(gates.first()).toBeVisible();
-    const clipped = await gates.evaluateAll((cells) => cells.filter((cell) => cell.scrollWidth > cell.clientWidth).map((cell) => cell.textContent));
+    // Neither clipped inside its cell nor cut off by the feed's edge.
+    const clipped = await gates.evaluateAll((cells) => {
+      const feed = cells[0]!.closest('[data-testid=live-feed]')!;
+      const edge = feed.getBoundingClientRect().left + feed.clientWidth;
+      return cells.filter((cell) => cell.scrollWidth > cell.clientWidth || cell.getBoundingClientRect().right > edge + 0.5).map((cell) => cell.textContent);
+    });
     expect(clipped).toEqual([]);
     expect(await gates.allTextContents()).toContain('KNOWLEDGE_ENFORCE_GATE_DENY');
 

@@ -3,10 +3,8 @@ import { createVirtualizer } from '@tanstack/solid-virtual';
 import type { FeedItem } from '../../../../shared/contract/live';
 import { OUTCOME_LABEL, relativeTime } from './feed-state';
 
-/** Must match `.live-row { height }` in live.css (a style attribute would break the CSP). */
-const ROW_HEIGHT = 30;
-/** Advance of one character of `.live-gate` (12 px monospace fonts advance 0.6 em) plus a little slack. */
-const GATE_CHAR_PX = 7.4;
+/** Must match `.live-row { height }` in live.css (a style attribute would break the CSP). Two lines: the gate code has the first to itself. */
+const ROW_HEIGHT = 42;
 
 /**
  * The feed, newest first, virtualised (only rows in view exist in the DOM). When new items land
@@ -52,9 +50,6 @@ export function FeedList(props: {
     if (props.hasMore && !props.loading && last && last.index >= props.items.length - 20) props.onNeedMore();
   });
 
-  // The gate code is what the operator filters and searches by: its column fits the longest one in full.
-  const gateWidth = () => `${Math.ceil(props.items.reduce((longest, i) => Math.max(longest, i.gate.length), 12) * GATE_CHAR_PX)}px`;
-
   createEffect(() => {
     const index = props.items.findIndex((i) => i.id === props.selectedId);
     if (index >= 0) virtualizer.scrollToIndex(index, { align: 'auto' });
@@ -62,7 +57,7 @@ export function FeedList(props: {
 
   return (
     <div class="live-feed" ref={scrollElement} tabindex="0" role="list" aria-label="Denials and gate events" data-testid="live-feed">
-      <div class="live-feed-body" style={{ height: `${virtualizer.getTotalSize()}px`, '--gate-width': gateWidth() }}>
+      <div class="live-feed-body" style={{ height: `${virtualizer.getTotalSize()}px` }}>
         <For each={virtualizer.getVirtualItems()}>
           {(row) => {
             const item = () => props.items[row.index];
