@@ -53,7 +53,7 @@ export function ProjectSwitcher() {
             </label>
             <label>
               Hive folder (optional)
-              <input name="hive" placeholder="plugin data folder; default: as the plugin resolves it" value={hive()} onInput={(e) => setHive(e.currentTarget.value)} />
+              <input name="hive" placeholder="…/opencode-swarm (holds shared-learnings.jsonl); default: as the plugin resolves it" value={hive()} onInput={(e) => setHive(e.currentTarget.value)} />
             </label>
             <button type="submit">Open</button>
           </form>
