@@ -2,6 +2,8 @@
  * `swarm-console <command>`: each command lives in main/cli/<command>.ts and returns its exit code.
  * Only `open` touches Electron, and only by spawning its binary.
  */
+import { COMMAND_HELP, wantsHelp } from './cli/help';
+
 const COMMANDS = {
   open: () => import('./cli/open'),
   serve: () => import('./cli/serve'),
@@ -18,15 +20,31 @@ Usage:
   swarm-console [open] [--project DIR] [--hive DIR]      desktop app (falls back to the browser host)
   swarm-console serve [--project DIR] [--hive DIR] [--port N] [--user-data DIR]
                                                           console on http://127.0.0.1 only, with a per-launch token
-  swarm-console inspect --project DIR [--hive DIR] [--json]
+  swarm-console inspect --project DIR [--hive DIR] [--json] [--max-defects N]
                                                           read-only summary of every store
   swarm-console verify --project DIR [--json]             check the V2 receipt journal (exit 3 when corrupt)
-  swarm-console denials --opencode URL [--password P] [--project DIR] [--follow] [--json]
+  swarm-console denials [--opencode URL [--password P]] [--project DIR] [--follow] [--json]
                                                           gate denials from a running opencode server
+                                                          and/or gate events from DIR/.swarm/events.jsonl
+  swarm-console <command> --help                          that command's options and exit codes
 
 Without --project the console opens a generated demo workspace.`;
 
+/**
+ * A reader that stops early (`inspect … | head`) closes the pipe: leave quietly, as Unix tools do,
+ * instead of dying on an unhandled EPIPE with a stack trace. Nothing is lost: the CLI only reads.
+ */
+function leaveQuietlyOnBrokenPipe(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(0);
+      throw error;
+    });
+  }
+}
+
 export async function main(argv: string[]): Promise<number> {
+  leaveQuietlyOnBrokenPipe();
   const [first, ...rest] = argv;
   if (first === '--help' || first === '-h' || first === 'help') {
     console.log(USAGE);
@@ -37,6 +55,10 @@ export async function main(argv: string[]): Promise<number> {
   if (first && !first.startsWith('-') && !isCommand(first)) {
     console.error(`swarm-console: unknown command "${first}"\n\n${USAGE}`);
     return 2;
+  }
+  if (wantsHelp(args)) {
+    console.log(COMMAND_HELP[name]);
+    return 0;
   }
   const command = await COMMANDS[name]();
   return command.run(args);

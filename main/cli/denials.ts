@@ -1,5 +1,5 @@
 /**
- * `swarm-console denials --opencode URL [--password P] [--project DIR] [--follow] [--json]`
+ * `swarm-console denials [--opencode URL [--password P]] [--project DIR] [--follow] [--json]` (at least one of the two)
  *
  * Prints the merged feed of gate denials (from a running `opencode serve`, its whole stored history
  * through /sync/history) and gate events (from `<DIR>/.swarm/events.jsonl`), oldest first, one line
@@ -21,7 +21,7 @@ import type { FeedItem, ServerInfo } from '../../shared/contract/live';
 import { Bridge } from '../core/bridge/bridge';
 
 const SYNC_TIMEOUT_MS = 20_000;
-const USAGE = 'usage: swarm-console denials --opencode URL [--password P] [--project DIR] [--follow] [--json]';
+const USAGE = 'usage: swarm-console denials [--opencode URL [--password P]] [--project DIR] [--follow] [--json]  (without --opencode: DIR/.swarm/events.jsonl only)';
 
 export function toJsonLine(item: FeedItem): string {
   return JSON.stringify({

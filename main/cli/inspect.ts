@@ -8,7 +8,8 @@
  * directory where a file should be, no permission); 2 bad arguments or no project folder.
  *
  * `--json` is a stable interface for scripts:
- *   {"project": DIR, "hive": DIR, "link": {...}|null,
+ *   {"project": DIR, "hive": DIR, "hiveCheck": {"state": "hive|parent|empty|missing|not_a_folder", "message", "suggestion"},
+ *    "link": {...}|null,
  *    "stores": [{"store": ".swarm/knowledge.jsonl", "key": "knowledge", "tier": "swarm|hive|link", "path": ABS,
  *                "status": "ok|not_a_file|unreadable", "message": null|"...", "orphaned": false,
  *                "lines": N, "records": N, "defectCount": N, "defects": [{"line": N, "offset": N, "kind": "...", "reason": "..."}]}]}
@@ -16,6 +17,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { checkHiveFolder, type HiveFolderCheck } from '../core/paths/hive-folder';
 import { resolvePluginDataDir } from '../core/paths/platform-data-dir';
 import { storeDef } from '../core/stores/catalog';
 import { discoverFiles, locateStores, orphanedFiles, type StoreFile } from '../core/stores/locate';
@@ -39,6 +41,8 @@ export interface InspectedStore {
 export interface InspectReport {
   project: string;
   hive: string;
+  /** Whether `hive` is the plugin's data folder ("no hive here" and the folder to use instead when not). */
+  hiveCheck: HiveFolderCheck;
   link: { linkId: string | null; dir: string | null; problem: string | null } | null;
   notes: string[];
   /** Folders that exist but cannot be listed (their stores could not be looked at). */
@@ -69,7 +73,8 @@ export async function inspectWorkspace(projectDir: string, hiveDir: string, maxD
   const paths = resolveWorkspacePaths(projectDir, hiveDir, 'flag', false);
   const notes: string[] = [];
   if (!fs.existsSync(paths.swarmDir)) notes.push(`${paths.swarmDir} does not exist: no swarm-tier stores in this project`);
-  if (!fs.existsSync(paths.hiveDir)) notes.push(`${paths.hiveDir} does not exist: no hive stores`);
+  const hiveCheck = checkHiveFolder(paths.hiveDir);
+  if (hiveCheck.message) notes.push(hiveCheck.suggestion ? `${hiveCheck.message} (--hive ${hiveCheck.suggestion})` : hiveCheck.message);
   if (paths.link.problem) notes.push(`.swarm/link.json: ${paths.link.problem}`);
   const problems: string[] = [];
   for (const dir of [paths.swarmDir, paths.hiveDir, paths.link.dir]) {
@@ -87,6 +92,7 @@ export async function inspectWorkspace(projectDir: string, hiveDir: string, maxD
   return {
     project: paths.projectDir,
     hive: paths.hiveDir,
+    hiveCheck,
     link: paths.link.pointerPresent ? { linkId: paths.link.linkId, dir: paths.link.dir, problem: paths.link.problem } : null,
     notes,
     problems,

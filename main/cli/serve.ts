@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { createConsoleCore } from '../core/console-core';
+import { checkHiveFolder } from '../core/paths/hive-folder';
 import { startHttpHost } from '../hosts/http-host';
 import { builtRendererDir, packageVersion, parseWorkspaceCommand, toWorkspaceArgs } from './workspace-args';
 
@@ -39,6 +40,8 @@ export async function serve(options: { project: string | null; hive: string | un
   const host = await startHttpHost({ dispatcher: core.dispatcher, rendererDir: options.rendererDir, port: options.port });
   const workspace = core.context.workspaces.current.paths;
   console.log(`Swarm Knowledge Console (browser host) — project ${workspace.projectDir}${workspace.isDemo ? ' (demo)' : ''}, hive ${workspace.hiveDir}`);
+  const hiveCheck = checkHiveFolder(workspace.hiveDir);
+  if (hiveCheck.message) console.log(`Hive: ${hiveCheck.message}${hiveCheck.suggestion ? ` (--hive ${hiveCheck.suggestion})` : ''}`);
   console.log(`Open: ${host.launchUrl}`);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();

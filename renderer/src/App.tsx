@@ -1,10 +1,12 @@
 import { Match, onCleanup, Switch, type JSX } from 'solid-js';
 import type { ConsoleApi } from '../../shared/contract';
 import { ApiContext } from './api/port';
+import { HelpSheet } from './components/HelpSheet';
 import { Nav } from './components/Nav';
 import { ProjectSwitcher } from './components/ProjectSwitcher';
 import { StatusBar } from './components/StatusBar';
 import { AREAS, createRouter, type Router } from './state/route';
+import { closeHelp, helpOpen, toggleHelp } from './state/help';
 import { createWorkspaceStore, WorkspaceContext } from './state/workspace';
 import { RouterContext } from './state/router-context';
 import { DirectivesView } from './views/directives/DirectivesView';
@@ -27,9 +29,28 @@ function useAreaShortcuts(router: Router) {
   onCleanup(() => window.removeEventListener('keydown', onKey));
 }
 
+const isTyping = (target: EventTarget | null) => target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
+
+/** `?` opens the keyboard help in every area; Esc closes it before any view sees the key. */
+function useHelpKey() {
+  const onKey = (event: KeyboardEvent) => {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.key === 'Escape' && helpOpen()) {
+      event.preventDefault();
+      closeHelp();
+    } else if (event.key === '?' && !isTyping(event.target)) {
+      event.preventDefault();
+      toggleHelp();
+    }
+  };
+  window.addEventListener('keydown', onKey);
+  onCleanup(() => window.removeEventListener('keydown', onKey));
+}
+
 export function App(props: { api: ConsoleApi }): JSX.Element {
   const router = createRouter();
   useAreaShortcuts(router);
+  useHelpKey();
   return (
     <ApiContext.Provider value={props.api}>
       <WorkspaceContext.Provider value={createWorkspaceStore(props.api)}>
@@ -66,6 +87,7 @@ export function App(props: { api: ConsoleApi }): JSX.Element {
                 </Switch>
               </main>
               <StatusBar />
+              <HelpSheet area={router.route().area} areaLabel={AREAS.find((a) => a.id === router.route().area)?.label ?? ''} />
             </div>
           </div>
         </RouterContext.Provider>

@@ -14,10 +14,25 @@ export const WorkspaceInfo = z.object({
     /** flag: --hive; env: resolved from the environment as the plugin does; demo: the generated demo hive. */
     source: z.enum(['flag', 'env', 'demo']),
     exists: z.boolean(),
+    /** Whether the folder is the plugin's data folder; `message` ("no hive here: …") when it is not, `suggestion` when it is the folder above. */
+    check: z.object({
+      state: z.enum(['hive', 'parent', 'empty', 'missing', 'not_a_folder']),
+      message: z.string().nullable(),
+      suggestion: z.string().nullable(),
+    }),
   }),
   /** Set when `.swarm/link.json` redirects the knowledge family to `<hive>/links/<linkId>`. */
   link: z
-    .object({ linkId: z.string(), dir: z.string(), pointerValid: z.boolean(), problem: z.string().nullable() })
+    .object({
+      linkId: z.string(),
+      dir: z.string(),
+      pointerValid: z.boolean(),
+      problem: z.string().nullable(),
+      /** Local `.swarm/` knowledge-family files (e.g. `knowledge.jsonl` copied before `/swarm link`) the plugin ignores while linked. */
+      orphanedLocalFiles: z.array(z.string()),
+      /** The link store folder exists under this hive (a wrong hive folder leaves it missing). */
+      storeExists: z.boolean(),
+    })
     .nullable(),
   host: z.enum(['electron', 'browser']),
   userDataDir: z.string(),

@@ -1,5 +1,7 @@
 import path from 'node:path';
 import fs from 'node:fs';
+import { LINK_REDIRECTED_FILES } from '../paths/link';
+import { checkHiveFolder } from '../paths/hive-folder';
 import type { WorkspaceInfo } from '../../../shared/contract/workspace';
 import type { Workspace } from '../workspace/workspace';
 import type { CoreContext } from './context';
@@ -14,9 +16,17 @@ export function describeWorkspace(ctx: CoreContext, workspace: Workspace): Works
       isDemo: paths.isDemo,
       swarmDirExists: fs.existsSync(paths.swarmDir),
     },
-    hive: { path: paths.hiveDir, source: paths.hiveSource, exists: fs.existsSync(paths.hiveDir) },
+    hive: { path: paths.hiveDir, source: paths.hiveSource, exists: fs.existsSync(paths.hiveDir), check: checkHiveFolder(paths.hiveDir) },
     link: paths.link.pointerPresent
-      ? { linkId: paths.link.linkId ?? '', dir: paths.link.dir ?? '', pointerValid: paths.link.linkId !== null, problem: paths.link.problem }
+      ? {
+          linkId: paths.link.linkId ?? '',
+          dir: paths.link.dir ?? '',
+          pointerValid: paths.link.linkId !== null,
+          problem: paths.link.problem,
+          // Read now, not at open: the local copy may appear or go while the workspace is open.
+          orphanedLocalFiles: paths.link.dir ? LINK_REDIRECTED_FILES.filter((file) => fs.existsSync(path.join(paths.swarmDir, file))) : [],
+          storeExists: paths.link.dir !== null && fs.existsSync(paths.link.dir),
+        }
       : null,
     host: ctx.options.host,
     userDataDir: ctx.options.userDataDir,

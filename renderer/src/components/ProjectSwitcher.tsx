@@ -1,5 +1,6 @@
 import { createSignal, For, Show } from 'solid-js';
 import { useWorkspace } from '../state/workspace';
+import { HiveCheckNote } from './WorkspaceNotes';
 
 /** Switch between the demo workspace, recent projects, or any project folder by path. */
 export function ProjectSwitcher() {
@@ -7,8 +8,12 @@ export function ProjectSwitcher() {
   const [open, setOpen] = createSignal(false);
   const [path, setPath] = createSignal('');
   const [hive, setHive] = createSignal('');
+  // A hive folder that is the one above the plugin's data folder keeps the switcher open, so the
+  // one-click fix is seen; any other "no hive here" stays in the status bar and in this popover.
   const choose = async (project: string | null, hiveDir?: string) => {
-    if (await workspace.open(project, hiveDir)) setOpen(false);
+    if (!(await workspace.open(project, hiveDir))) return;
+    if (hiveDir && workspace.info()?.hive.check.suggestion) setHive(hiveDir);
+    else setOpen(false);
   };
   return (
     <div class="project-switcher">
@@ -48,10 +53,24 @@ export function ProjectSwitcher() {
             </label>
             <label>
               Hive folder (optional)
-              <input name="hive" placeholder="plugin data folder; default: as the plugin resolves it" value={hive()} onInput={(e) => setHive(e.currentTarget.value)} />
+              <input name="hive" placeholder="…/opencode-swarm (holds shared-learnings.jsonl); default: as the plugin resolves it" value={hive()} onInput={(e) => setHive(e.currentTarget.value)} />
             </label>
             <button type="submit">Open</button>
           </form>
+          <Show when={workspace.info()?.hive.check.message ? workspace.info() : undefined}>
+            {(info) => (
+              <p class="hive-check" role="status" data-testid="switcher-hive-check">
+                <HiveCheckNote
+                  info={info()}
+                  testId="switcher-hive-note"
+                  onUse={(suggestion) => {
+                    setHive(suggestion);
+                    void choose(info().project.path, suggestion);
+                  }}
+                />
+              </p>
+            )}
+          </Show>
           <Show when={workspace.error()}>
             <p class="error" role="alert">
               {workspace.error()}

@@ -1,5 +1,6 @@
 import { Show } from 'solid-js';
 import { useWorkspace } from '../state/workspace';
+import { HiveCheckNote, OrphanedLocalNote } from './WorkspaceNotes';
 
 export function StatusBar() {
   const workspace = useWorkspace();
@@ -15,12 +16,18 @@ export function StatusBar() {
             </span>
             <span title={`Hive data folder (${info().hive.source})`}>
               <b>Hive</b> <span data-testid="status-hive">{info().hive.path}</span>
-              {info().hive.exists ? '' : ' — missing'}
+              <HiveCheckNote info={info()} testId="status-hive-check" onUse={(hive) => void workspace.open(info().project.path, hive)} />
             </span>
             <Show when={info().link}>
               {(link) => (
                 <span title={link().dir}>
                   <b>Link</b> {link().pointerValid ? link().linkId : `ignored: ${link().problem}`}
+                  <Show when={link().pointerValid && !link().storeExists}>
+                    <span class="workspace-note warn" data-testid="status-link-missing" title={`${link().dir} does not exist: the plugin would start an empty link store there`}>
+                      {' — no link store under this hive'}
+                    </span>
+                  </Show>
+                  <OrphanedLocalNote files={link().orphanedLocalFiles} />
                 </span>
               )}
             </Show>

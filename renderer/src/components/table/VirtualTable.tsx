@@ -15,8 +15,12 @@ import { resolveOrder, type ColumnState, type SortState } from './table-state';
 export interface TableColumn<Row> {
   id: string;
   header: string;
-  /** Width in px. */
+  /** Width in px; for a `grow` column, the least it shrinks to. */
   width: number;
+  /** Takes the pane's remaining width, so the default columns fit without sideways scrolling. */
+  grow?: boolean;
+  /** Hover text of a cell, e.g. the whole value of a clipped one (a `title`: text, never HTML). */
+  tooltip?: (row: Row) => string | undefined;
   sortable?: boolean;
   align?: 'left' | 'right';
   /** Content can be wider than the column: clip it with an ellipsis. Off by default because
@@ -89,8 +93,9 @@ export function VirtualTable<Row extends Record<string, any>>(props: VirtualTabl
   });
 
   const visible = createMemo(() => table.getVisibleLeafColumns().map((column) => byId.get(column.id)!).filter(Boolean));
-  const template = createMemo(() => visible().map((c) => `${c.width}px`).join(' '));
-  const totalWidth = createMemo(() => visible().reduce((sum, c) => sum + c.width, 0));
+  const template = createMemo(() => visible().map((c) => (c.grow ? `minmax(${c.width}px, 1fr)` : `${c.width}px`)).join(' '));
+  // At least the pane's width (a grow column fills it), more only when the columns need more.
+  const totalWidth = createMemo(() => `max(100%, ${visible().reduce((sum, c) => sum + c.width, 0)}px)`);
 
   let scrollElement: HTMLDivElement | undefined;
   const rowWindow = createRowWindow({
@@ -141,7 +146,7 @@ export function VirtualTable<Row extends Record<string, any>>(props: VirtualTabl
   return (
     <div class="vt" role="grid" aria-label={props.label} aria-rowcount={props.rows.total() + 1} aria-colcount={visible().length}>
       <div class="vt-scroll" ref={scrollElement} tabindex="0" data-testid="table-scroll">
-        <div class="vt-header" role="row" aria-rowindex={1} style={{ 'grid-template-columns': template(), width: `${totalWidth()}px` }}>
+        <div class="vt-header" role="row" aria-rowindex={1} style={{ 'grid-template-columns': template(), width: totalWidth() }}>
           <For each={table.getHeaderGroups()[0]?.headers ?? []}>
             {(header) => {
               const column = byId.get(header.column.id)!;
@@ -162,7 +167,7 @@ export function VirtualTable<Row extends Record<string, any>>(props: VirtualTabl
             }}
           </For>
         </div>
-        <div class="vt-body" style={{ height: `${rowWindow.totalSize()}px`, width: `${totalWidth()}px` }}>
+        <div class="vt-body" style={{ height: `${rowWindow.totalSize()}px`, width: totalWidth() }}>
           <For each={slots()}>
             {(index) => {
               const row = createMemo(() => (index() >= 0 ? props.rows.rowAt(index()) : undefined));
@@ -183,7 +188,7 @@ export function VirtualTable<Row extends Record<string, any>>(props: VirtualTabl
                     {(loaded) => (
                       <For each={visible()}>
                         {(column) => (
-                          <div role="gridcell" class="vt-td" classList={{ right: column.align === 'right', clip: column.clip === true }}>
+                          <div role="gridcell" class="vt-td" classList={{ right: column.align === 'right', clip: column.clip === true }} title={column.tooltip?.(loaded())}>
                             {column.cell(loaded)}
                           </div>
                         )}

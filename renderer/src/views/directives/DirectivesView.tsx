@@ -8,7 +8,6 @@ import type { SortState } from '../../components/table/table-state';
 import { useRouter } from '../../state/router-context';
 import { useWorkspace } from '../../state/workspace';
 import { Badge, PriorityBadge, StatusBadge } from '../knowledge/Badge';
-import { Cheatsheet } from '../knowledge/Cheatsheet';
 import { expiryText, signed, when } from '../knowledge/format';
 import { useListKeys } from '../knowledge/keyboard';
 import { followStoreChanges } from '../knowledge/use-entries';
@@ -61,7 +60,6 @@ export function DirectivesView(): JSX.Element {
   const [counts, setCounts] = createSignal<Counts | null>(null);
   const [meta, setMeta] = createSignal<{ asOf: string; soon: number } | null>(null);
   const [selected, setSelected] = createSignal(0);
-  const [help, setHelp] = createSignal(false);
   let table: TableApi | undefined;
   let search: HTMLInputElement | undefined;
 
@@ -104,8 +102,7 @@ export function DirectivesView(): JSX.Element {
     move: (step) => tab() === 'list' && move(step),
     open: () => table?.focus(),
     focusSearch: () => search?.focus(),
-    toggleHelp: () => setHelp(!help()),
-    escape: () => (help() ? setHelp(false) : search?.blur()),
+    escape: () => search?.blur(),
   });
 
   return (
@@ -162,7 +159,6 @@ export function DirectivesView(): JSX.Element {
           </div>
         </div>
       </Show>
-      <Cheatsheet open={help()} onClose={() => setHelp(false)} />
     </div>
   );
 }

@@ -31,9 +31,19 @@ export function DetailPane(props: { target: DetailTarget; version: () => number;
       </header>
       <Switch>
         <Match when={detail.data.error}>
-          <p class="error" role="alert">
-            {(detail.data.error as Error).message}
-          </p>
+          <Show
+            when={(detail.data.error as { code?: string }).code === 'not_found'}
+            fallback={
+              <p class="error" role="alert">
+                {(detail.data.error as Error).message}
+              </p>
+            }
+          >
+            <p class="warn" role="alert" data-testid="detail-not-found">
+              <code>{props.target.id}</code> is not in this workspace{props.target.tier ? ` (${props.target.tier} tier)` : ''}: no store of this project,
+              its link or its hive holds an entry with that id. It may belong to another project, or have been removed.
+            </p>
+          </Show>
         </Match>
         <Match when={detail.data()}>
           {(get) => {

@@ -1,24 +1,31 @@
 import { createMemo, createSignal, Show, type JSX } from 'solid-js';
 import './knowledge.css';
 import { useApi } from '../../api/port';
+import { ResizableSide } from '../../components/ResizableSide';
 import { ColumnChooser } from '../../components/table/ColumnChooser';
 import { VirtualTable, type TableApi } from '../../components/table/VirtualTable';
 import { formatSort, type ColumnState, type SortState } from '../../components/table/table-state';
+import { openHelp } from '../../state/help';
 import { useRouter } from '../../state/router-context';
 import { useWorkspace } from '../../state/workspace';
-import { Cheatsheet } from './Cheatsheet';
 import { DEFAULT_HIDDEN, KNOWLEDGE_COLUMNS } from './columns';
 import { DefectBanners } from './DefectBanners';
 import { DetailPane, type DetailTarget } from './DetailPane';
 import { downloadText } from './download';
 import { FacetPanel } from './FacetPanel';
 import { Inboxes } from './Inboxes';
+import { OrphanedTierNote } from './OrphanedTierNote';
+import { createQuery } from '../../api/query';
 import { useListKeys } from './keyboard';
 import { entriesInput, queryFromParams, toggleValue } from './knowledge-query';
 import { rowKey } from './rows';
 import { createEntries, followStoreChanges } from './use-entries';
 
 const ALL_IDS = KNOWLEDGE_COLUMNS.map((c) => c.id);
+/** Must match `.kv-body` in knowledge.css. */
+const FACETS_WIDTH = 210;
+const GAP = 10;
+const DETAIL_MIN_WIDTH = 300;
 
 /** `cols=lesson,status,…` lists the visible columns in order. */
 function columnState(param: string | undefined): ColumnState {
@@ -37,7 +44,11 @@ export function KnowledgeView(): JSX.Element {
   const [version, setVersion] = createSignal(0);
   const entries = createEntries(api, query, workspace.epoch);
   const [selected, setSelected] = createSignal(0);
-  const [help, setHelp] = createSignal(false);
+  // Null until the operator drags the detail pane's edge: the stylesheet's default width.
+  const [detailWidth, setDetailWidth] = createSignal<number | null>(null);
+  let body: HTMLDivElement | undefined;
+  /** The detail may take all but the facets and the table's narrowest Lesson column. */
+  const maxDetailWidth = () => Math.max(DETAIL_MIN_WIDTH, (body?.clientWidth ?? 0) - FACETS_WIDTH - 2 * GAP - 240);
   const [exporting, setExporting] = createSignal<string | null>(null);
   const [newAbove, setNewAbove] = createSignal(0);
   let table: TableApi | undefined;
@@ -66,10 +77,8 @@ export function KnowledgeView(): JSX.Element {
     move: (step) => tab() === 'table' && select(selected() + step),
     open: () => tab() === 'table' && openSelected(),
     focusSearch: () => search?.focus(),
-    toggleHelp: () => setHelp(!help()),
     escape: () => {
-      if (help()) setHelp(false);
-      else if (document.activeElement === search) search?.blur();
+      if (document.activeElement === search) search?.blur();
       else if (detailTarget()) openTarget(null);
     },
   });
@@ -110,6 +119,18 @@ export function KnowledgeView(): JSX.Element {
     }
   };
 
+  // The project names this project's own stores use (swarm and link tiers), to group its aliases in the Project facet.
+  const ownNames = createQuery('stores.entries', () => (version(), { offset: 0, limit: 1, filter: { tier: ['swarm', 'link'] }, facets: true }));
+  const projectNames = () => ({
+    ownStoreNames: (ownNames.data()?.facets?.project ?? []).flatMap((v) => (v.value === null ? [] : [v.value])),
+    folder: workspace.info()?.project.name ?? '',
+    onSet: (values: string[]) => {
+      setSelected(0);
+      setNewAbove(0);
+      router.setParams({ project: values.length ? values.join(',') : null });
+    },
+  });
+
   const setColumns = (state: ColumnState) => router.setParams({ cols: state.order.filter((id) => !state.hidden.includes(id)).join(',') });
 
   return (
@@ -144,7 +165,7 @@ export function KnowledgeView(): JSX.Element {
         <button type="button" disabled={exporting() !== null} onClick={() => exportAs('csv')}>
           Export CSV
         </button>
-        <button type="button" aria-label="Keyboard shortcuts" onClick={() => setHelp(true)}>
+        <button type="button" aria-label="Keyboard shortcuts" onClick={openHelp}>
           ?
         </button>
       </div>
@@ -169,10 +190,17 @@ export function KnowledgeView(): JSX.Element {
         when={tab() === 'table'}
         fallback={<Inboxes version={version} onOpen={(target) => router.setParams({ tab: null, open: target.id, openTier: target.tier ?? null, collection: 'all' })} />}
       >
-        <div class="kv-body" classList={{ 'with-detail': !!detailTarget() }}>
+        <div
+          class="kv-body"
+          ref={body}
+          classList={{ 'with-detail': !!detailTarget() }}
+          style={{ 'grid-template-columns': detailTarget() && detailWidth() ? `${FACETS_WIDTH}px minmax(0, 1fr) ${detailWidth()}px` : undefined }}
+        >
           <FacetPanel
             facets={entries.facets()}
             params={params()}
+            tierNote={<OrphanedTierNote version={version} />}
+            projectNames={projectNames()}
             onToggle={(key, value) => {
               setSelected(0);
               setNewAbove(0);
@@ -190,7 +218,7 @@ export function KnowledgeView(): JSX.Element {
             selectedIndex={selected}
             onSelect={(index) => {
               setSelected(index);
-              if (detailTarget()) openSelected();
+              openSelected();
             }}
             onOpen={(index) => {
               setSelected(index);
@@ -200,10 +228,15 @@ export function KnowledgeView(): JSX.Element {
             api={(a) => (table = a)}
             empty="No entries match."
           />
-          <Show when={detailTarget()}>{(target) => <DetailPane target={target()} version={version} onOpen={openTarget} onClose={() => openTarget(null)} />}</Show>
+          <Show when={detailTarget()}>
+            {(target) => (
+              <ResizableSide label="Resize the detail pane" width={detailWidth()} min={DETAIL_MIN_WIDTH} max={maxDetailWidth} onResize={setDetailWidth}>
+                <DetailPane target={target()} version={version} onOpen={openTarget} onClose={() => openTarget(null)} />
+              </ResizableSide>
+            )}
+          </Show>
         </div>
       </Show>
-      <Cheatsheet open={help()} onClose={() => setHelp(false)} />
     </div>
   );
 }

@@ -29,38 +29,55 @@ function QualityCell(props: { row: KnowledgeRow }) {
 
 const sortable = (id: string) => id in SORT_FIELDS;
 
-/** Every column an operator can show, hide and reorder; the first ones are visible by default. */
+/** What the Markers cell shows, as one line for its tooltip. */
+function markerText(row: KnowledgeRow): string | undefined {
+  const m = row.markers;
+  if (!m) return undefined;
+  const parts = [m.quality.evergreen ? 'evergreen' : null, m.quality.lowUtility ? 'low utility' : null, m.violationsInWindow > 0 ? `${m.violationsInWindow} violated` : null];
+  return parts.filter(Boolean).join(', ') || undefined;
+}
+
+/**
+ * Every column an operator can show, hide and reorder; the first ones are visible by default.
+ * The default set fits a 1,600 px window beside the facets (Lesson takes what is left, at least
+ * its width); with the detail open at 1,280 px, Lesson, Tier, Status and Priority stay in view.
+ * Clipped cells carry their whole value as a tooltip.
+ */
 const COLUMNS: TableColumn<KnowledgeRow>[] = [
   // Plain text unless the search marked something: most rows scrolled past have no match.
   {
     id: 'lesson',
     header: 'Lesson',
-    width: 420,
+    width: 220,
+    grow: true,
     clip: true,
+    tooltip: (r) => r.lesson ?? undefined,
     cell: (r) => r().match?.lesson.length ? <span class="lesson-cell"><Highlight text={r().lesson ?? ''} ranges={r().match!.lesson} /></span> : (r().lesson ?? ''),
   },
-  { id: 'tier', header: 'Tier', width: 60, cell: (r) => r().tier },
-  { id: 'status', header: 'Status', width: 170, cell: (r) => <StatusBadge status={r().status} /> },
-  { id: 'category', header: 'Category', width: 100, clip: true, cell: (r) => r().category ?? '—' },
-  { id: 'priority', header: 'Priority', width: 90, cell: (r) => <Show when={r().collection !== 'rejected'} fallback="—"><PriorityBadge priority={r().priority} /></Show> },
-  { id: 'confidence', header: 'Conf.', width: 60, align: 'right', cell: (r) => fixed(r().confidence) },
-  { id: 'phases', header: 'Phases', width: 70, align: 'right', cell: (r) => r().collection === 'rejected' ? '—' : `${count(r().phasesAlive)}/${r().maxPhases ?? 'def'}` },
+  { id: 'tier', header: 'Tier', width: 52, cell: (r) => r().tier },
+  { id: 'status', header: 'Status', width: 116, clip: true, tooltip: (r) => r.status ?? undefined, cell: (r) => <StatusBadge status={r().status} /> },
+  { id: 'priority', header: 'Priority', width: 76, cell: (r) => <Show when={r().collection !== 'rejected'} fallback="—"><PriorityBadge priority={r().priority} /></Show> },
+  { id: 'category', header: 'Category', width: 88, clip: true, tooltip: (r) => r.category ?? undefined, cell: (r) => r().category ?? '—' },
+  { id: 'confidence', header: 'Conf.', width: 56, align: 'right', cell: (r) => fixed(r().confidence) },
+  { id: 'phases', header: 'Phases', width: 64, align: 'right', cell: (r) => r().collection === 'rejected' ? '—' : `${count(r().phasesAlive)}/${r().maxPhases ?? 'def'}` },
   {
     id: 'expiry',
     header: 'Archives in',
-    width: 170,
+    width: 136,
+    clip: true,
+    tooltip: (r) => (r.markers ? expiryText(r.markers.expiry) : undefined),
     cell: (r) => <span classList={{ warn: !!r().markers?.expiry && r().markers!.expiry!.phasesLeft <= 2 }}>{r().markers ? expiryText(r().markers!.expiry) : '…'}</span>,
   },
-  { id: 'quality', header: 'Markers', width: 170, cell: (r) => <QualityCell row={r()} /> },
-  { id: 'updated', header: 'Updated (UTC)', width: 130, cell: (r) => when(r().updatedAt) },
-  { id: 'project', header: 'Project', width: 120, clip: true, cell: (r) => r().project ?? '—' },
-  { id: 'scope', header: 'Scope', width: 110, clip: true, cell: (r) => r().scope ?? '—' },
-  { id: 'tags', header: 'Tags', width: 180, clip: true, cell: (r) => <For each={r().tags}>{(tag) => <Badge tone="muted">{tag}</Badge>}</For> },
-  { id: 'created', header: 'Created (UTC)', width: 130, cell: (r) => when(r().createdAt) },
+  { id: 'quality', header: 'Markers', width: 120, clip: true, tooltip: markerText, cell: (r) => <QualityCell row={r()} /> },
+  { id: 'updated', header: 'Updated (UTC)', width: 128, cell: (r) => when(r().updatedAt) },
+  { id: 'project', header: 'Project', width: 104, clip: true, tooltip: (r) => r.project ?? undefined, cell: (r) => r().project ?? '—' },
+  { id: 'scope', header: 'Scope', width: 110, clip: true, tooltip: (r) => r.scope ?? undefined, cell: (r) => r().scope ?? '—' },
+  { id: 'tags', header: 'Tags', width: 180, clip: true, tooltip: (r) => r.tags.join(', ') || undefined, cell: (r) => <For each={r().tags}>{(tag) => <Badge tone="muted">{tag}</Badge>}</For> },
+  { id: 'created', header: 'Created (UTC)', width: 124, cell: (r) => when(r().createdAt) },
   { id: 'encounter', header: 'Encounter', width: 80, align: 'right', cell: (r) => r().tier === 'hive' ? fixed(r().encounterScore) : '—' },
   { id: 'shown', header: 'Shown', width: 60, align: 'right', cell: (r) => count(r().markers?.shown ?? r().shownCount) },
 ];
 
 export const KNOWLEDGE_COLUMNS: TableColumn<KnowledgeRow>[] = COLUMNS.map((column) => ({ ...column, sortable: sortable(column.id) }));
 
-export const DEFAULT_HIDDEN = ['scope', 'tags', 'created', 'encounter', 'shown'];
+export const DEFAULT_HIDDEN = ['confidence', 'phases', 'scope', 'tags', 'created', 'encounter', 'shown'];

@@ -5,14 +5,13 @@ export interface ListKeys {
   open(): void;
   focusSearch(): void;
   escape(): void;
-  toggleHelp(): void;
 }
 
 const isTyping = (target: EventTarget | null) => target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
 
 /**
  * The list keyboard scheme (Langfuse-style): j/k or arrows move, Enter opens, / searches, Esc
- * closes, ? shows the cheatsheet. Keys typed into a field stay with the field, except Esc.
+ * closes (`?` and its help sheet are the shell's). Keys typed into a field stay with the field, except Esc.
  */
 export function useListKeys(keys: ListKeys): void {
   const onKey = (event: KeyboardEvent) => {
@@ -32,7 +31,6 @@ export function useListKeys(keys: ListKeys): void {
       PageUp: () => keys.move(-20),
       Enter: () => keys.open(),
       '/': () => keys.focusSearch(),
-      '?': () => keys.toggleHelp(),
     };
     const action = actions[event.key];
     if (!action) return;

@@ -3,8 +3,8 @@ import { createVirtualizer } from '@tanstack/solid-virtual';
 import type { FeedItem } from '../../../../shared/contract/live';
 import { OUTCOME_LABEL, relativeTime } from './feed-state';
 
-/** Must match `.live-row { height }` in live.css (a style attribute would break the CSP). */
-const ROW_HEIGHT = 30;
+/** Must match `.live-row { height }` in live.css (a style attribute would break the CSP). Two lines: the gate code has the first to itself. */
+const ROW_HEIGHT = 42;
 
 /**
  * The feed, newest first, virtualised (only rows in view exist in the DOM). When new items land
@@ -79,7 +79,7 @@ export function FeedList(props: {
                       {relativeTime(it().time, props.now)}
                     </span>
                     <span class={`badge kind-${it().kind}`}>{it().kind}</span>
-                    <span class="live-gate mono" title={it().gate}>
+                    <span class="live-gate mono" title={it().gate} data-testid="feed-gate">
                       {it().gate}
                     </span>
                     <span class="live-tool mono" title={it().tool ?? ''} data-testid="feed-tool">

@@ -1,6 +1,7 @@
 import { createSignal, For, Show, type JSX } from 'solid-js';
 import type { FunnelCounts, FunnelRow } from '../../../../shared/contract/receipts';
 import { originLabel, shortId } from './format';
+import { LessonText } from './LessonText';
 
 const OUTCOME_COLUMNS: [keyof FunnelCounts, string][] = [
   ['applied', 'applied'],
@@ -69,6 +70,7 @@ export function FunnelPanel(props: { rows: FunnelRow[]; total: number; notes: st
                       {shortId(row.entryId)}
                     </span>{' '}
                     <span class={`badge ${row.priority === 'critical' || row.priority === 'high' ? row.priority : 'muted'}`}>{row.priority ?? '—'}</span>
+                    <LessonText id={row.entryId} />
                   </td>
                   <Cells c={row.total} />
                 </tr>

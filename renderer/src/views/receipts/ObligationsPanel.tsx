@@ -1,6 +1,7 @@
 import { For, Show, type JSX } from 'solid-js';
 import type { Obligation } from '../../../../shared/contract/receipts';
 import { duration, originLabel, outcomeLabel, releaseLabel, shortId, sourceLabel, utc } from './format';
+import { LessonText } from './LessonText';
 
 type ObligationsData = {
   now: string;
@@ -95,6 +96,7 @@ export function ObligationsPanel(props: { data: ObligationsData; phase: string |
                       {shortId(o.entryId)}
                     </span>{' '}
                     <span class="muted">{o.priority ?? ''}</span>
+                    <LessonText id={o.entryId} />
                     <div class="muted mono" title={o.traceId}>
                       trace {shortId(o.traceId)}
                     </div>

@@ -1,6 +1,7 @@
 import { For, Show, type JSX } from 'solid-js';
 import type { Trace, TraceEntry, TracesPage } from '../../../../shared/contract/receipts';
 import { duration, originLabel, outcomeLabel, releaseLabel, shortId, sourceLabel, utc } from './format';
+import { LessonText } from './LessonText';
 
 const STATUS_TONE: Record<TraceEntry['status'], string> = { answered: 'ok', released: 'warn', open: 'danger', unanswered: 'muted' };
 
@@ -82,6 +83,7 @@ function TraceBlock(props: { trace: Trace }): JSX.Element {
                 <td class="mono" title={e.entryId}>
                   {e.rank !== null ? `${e.rank}. ` : ''}
                   {shortId(e.entryId)}
+                  <LessonText id={e.entryId} />
                 </td>
                 <td>
                   <span class={`badge ${e.priority === 'critical' || e.priority === 'high' ? e.priority : 'muted'}`}>{e.priority ?? '—'}</span>
