@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConsoleError } from '../../../shared/contract';
-import { ensureDemoWorkspace } from '../demo/ensure-demo';
+import { demoHiveFor, ensureDemoWorkspace } from '../demo/ensure-demo';
 import { resolvePluginDataDir, type PlatformEnv, currentPlatformEnv } from '../paths/platform-data-dir';
 import { resolveWorkspacePaths, Workspace } from './workspace';
 
@@ -53,7 +53,7 @@ export class WorkspaceManager {
       const demo = ensureDemoWorkspace(this.userDataDir);
       projectDir = request.project === null ? demo.projectDir : path.resolve(request.project);
       if (!fs.existsSync(projectDir)) throw new ConsoleError('not_found', `Demo project does not exist: ${projectDir}`);
-      hiveDir = request.hive ?? demo.hiveDir;
+      hiveDir = request.hive ?? demoHiveFor(demo, projectDir);
       hiveSource = request.hive ? 'flag' : 'demo';
     } else {
       projectDir = path.resolve(request.project as string);
