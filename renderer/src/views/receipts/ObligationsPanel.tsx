@@ -1,6 +1,8 @@
 import { For, Show, type JSX } from 'solid-js';
 import type { Obligation } from '../../../../shared/contract/receipts';
+import { DerivedBadge } from '../../components/DerivedBadge';
 import { duration, originLabel, outcomeLabel, releaseLabel, shortId, sourceLabel, utc } from './format';
+import { neverAnswered, type NeverAnswered } from './never-answered';
 
 type ObligationsData = {
   now: string;
@@ -52,6 +54,39 @@ function Fate(props: { o: Obligation; maxDenials: number }): JSX.Element {
   );
 }
 
+/** The operator's question answered first: critical directives shown and never answered. */
+function NeverAnsweredList(props: { items: NeverAnswered[] }): JSX.Element {
+  return (
+    <div data-testid="never-answered">
+      <h4>Shown and never answered</h4>
+      <Show when={props.items.length} fallback={<p class="muted">Every critical directive that was shown got an answer at least once.</p>}>
+        <ul class="plain">
+          <For each={props.items}>
+            {(n) => (
+              <li data-testid="never-answered-item" data-entry={n.entryId}>
+                <a class="mono" href={`#/knowledge?open=${encodeURIComponent(n.entryId)}`} title={n.entryId}>
+                  {shortId(n.entryId)}
+                </a>{' '}
+                <span class="badge critical">{n.priority ?? '—'}</span>
+                {n.enforcement === 'enforce' ? (
+                  <>
+                    {' '}
+                    <span class="badge danger" title="enforcement_mode: enforce (escalated)">
+                      enforce
+                    </span>
+                  </>
+                ) : null}{' '}
+                shown <b data-testid="never-answered-displays">{n.displays}</b> time(s), {utc(n.firstShown)} – {utc(n.lastShown)}, never answered
+                {n.gateWarnings ? `; named by ${n.gateWarnings} gate warning(s) in events.jsonl` : ''} {n.derived ? <DerivedBadge /> : null}
+              </li>
+            )}
+          </For>
+        </ul>
+      </Show>
+    </div>
+  );
+}
+
 /**
  * Displayed ack-required (critical) directives per phase: which are still open, which the gate
  * released without an answer, and which the agent answered.
@@ -72,7 +107,13 @@ export function ObligationsPanel(props: { data: ObligationsData; phase: string |
         {d().escapeHatches.source === 'config' ? `from ${d().escapeHatches.configFiles.join(', ')}` : 'documented defaults (not set in the plugin config)'}; a session reset releases too. Times are UTC, ages as of {utc(d().now)}.
       </p>
       <For each={d().escapeHatches.problems}>{(p) => <p class="error">{p}</p>}</For>
-      <Show when={d().obligations.length > 0} fallback={<p class="muted">No ack-required directive was displayed{props.phase ? ` in ${props.phase}` : ''}.</p>}>
+      <Show when={d().obligations.length > 0}>
+        <NeverAnsweredList items={neverAnswered(d().obligations)} />
+      </Show>
+      <Show
+        when={d().obligations.length > 0}
+        fallback={<p class="muted">No critical (ack-required) directive was displayed{props.phase ? ` in ${props.phase}` : ''}, in the V2 journal or in the legacy logs.</p>}
+      >
         <table class="data">
           <thead>
             <tr>
@@ -95,6 +136,14 @@ export function ObligationsPanel(props: { data: ObligationsData; phase: string |
                       {shortId(o.entryId)}
                     </span>{' '}
                     <span class="muted">{o.priority ?? ''}</span>
+                    <Show when={o.enforcement === 'enforce'}>
+                      {' '}
+                      <span class="badge danger">enforce</span>
+                    </Show>
+                    <Show when={o.derived}>
+                      {' '}
+                      <DerivedBadge />
+                    </Show>
                     <div class="muted mono" title={o.traceId}>
                       trace {shortId(o.traceId)}
                     </div>
@@ -112,6 +161,11 @@ export function ObligationsPanel(props: { data: ObligationsData; phase: string |
                     <Show when={o.denials !== null}>
                       <div class="muted">
                         denied {o.denials}/{d().escapeHatches.maxGateDenials}
+                      </div>
+                    </Show>
+                    <Show when={o.gateWarnings > 0}>
+                      <div class="muted" title="knowledge_application_gate_warn lines in .swarm/events.jsonl naming this directive (the plugin in warn mode)">
+                        gate warnings {o.gateWarnings}
                       </div>
                     </Show>
                   </td>
