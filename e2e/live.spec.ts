@@ -1,6 +1,9 @@
 import { startFakeLlm, type FakeLlm } from '../main/core/bridge/testing/fake-llm';
 import { GATE_ACK, GATE_DIRECTIVE_ID } from '../main/core/bridge/testing/gate-plugin';
 import { OpencodeServer } from '../main/core/bridge/testing/opencode-harness';
+import { RELEASED_IDS } from '../main/core/demo/released/ids';
+import { ACKNOWLEDGED_RULE, ANSWERED_RULE } from '../renderer/src/components/ack-terms';
+import { DEMO_PROJECTS, openDemoProject } from './demo-projects';
 import { expect, test } from './fixtures';
 import type { Page } from '@playwright/test';
 
@@ -115,5 +118,24 @@ test.describe('an operator watches gate denials live', () => {
     await openProject(page, server.projectDir);
     await expect(page.getByTestId('feed-row').filter({ hasText: session.id })).toHaveCount(1);
     await expect(page.locator('[data-testid="feed-row"][data-kind="warn"]')).toHaveCount(0);
+  });
+
+  test('on a project the released plugin wrote: why did the gate stop the architect, and was the directive ever answered?', async ({ consolePage: page }) => {
+    await openDemoProject(page, DEMO_PROJECTS.released);
+    await page.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: 'Live' }).click();
+    // 7.103.2 logs no denials (it throws them); its warn-mode gate lines are the history there is.
+    const rows = page.getByTestId('feed-row');
+    await expect(rows).toHaveCount(5);
+    await expect(page.locator('[data-testid="feed-row"][data-kind="denial"]')).toHaveCount(0);
+    const warned = rows.filter({ has: page.getByTestId('feed-directives').filter({ hasText: RELEASED_IDS.criticalEnforced }) }).first();
+    await warned.click();
+    const card = page.getByTestId('denial-detail').locator(`[data-testid=directive-card][data-directive="${RELEASED_IDS.criticalEnforced}"]`);
+    await expect(card).toContainText('Take a fresh snapshot of the shared staging database');
+    await expect(card).toContainText('priority critical');
+    await expect(card.getByTestId('card-answered')).toHaveText('answered 0');
+    await expect(card.getByTestId('card-answered')).toHaveAttribute('title', ANSWERED_RULE);
+    await expect(card.getByTestId('card-acknowledged')).toHaveText('acknowledged 0');
+    await expect(card.getByTestId('card-acknowledged')).toHaveAttribute('title', ACKNOWLEDGED_RULE);
+    await expect(card.getByTestId('directive-receipts')).toContainText('shown 20');
   });
 });
