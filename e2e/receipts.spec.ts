@@ -47,7 +47,7 @@ test.describe('an operator checks whether the agent honoured what it was shown',
     const released = obligations.locator(`[data-testid=obligation][data-entry="${DEMO_IDS.panReleased}"]`).first();
     await expect(released.getByTestId('release')).toContainText('denial-limit release');
     await expect(released.getByTestId('release')).toContainText('denials 5/5');
-    await expect(released.getByTestId('release')).toContainText('nonterminal: not an acknowledgement, never counted as application');
+    await expect(released.getByTestId('release')).toContainText('nonterminal: not an answer, never counted as application');
     await expect(released.getByTestId('answer')).toContainText('by phase override');
     await expect(released.getByTestId('answer')).toContainText('answered after the gate had released it');
     await expect(obligations.getByTestId('escape-hatches')).toContainText('max_gate_denials 5, gate_staleness_ms 600000');

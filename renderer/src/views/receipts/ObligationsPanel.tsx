@@ -28,7 +28,7 @@ function Fate(props: { o: Obligation; maxDenials: number }): JSX.Element {
           <div data-testid="release">
             <span class="badge warn">{releaseLabel(r.kind)}</span> {r.ts ? `${utc(r.ts)}, ` : ''}
             {duration(r.msFromDisplay)} after display{r.tool ? `, let ${r.tool} through` : ''}
-            {r.denialCount !== null ? `, denials ${r.denialCount}/${r.maxGateDenials ?? props.maxDenials}` : ''} — <i>nonterminal: not an acknowledgement, never counted as application</i>
+            {r.denialCount !== null ? `, denials ${r.denialCount}/${r.maxGateDenials ?? props.maxDenials}` : ''} — <i>nonterminal: not an answer, never counted as application</i>
           </div>
         )}
       </For>
