@@ -100,6 +100,7 @@ test.describe('an operator checks whether the agent honoured what it was shown',
     await expect(enforced).toContainText('gate warning(s) in events.jsonl');
     await expect(enforced.getByTestId('derived')).toHaveText('derived from legacy logs');
     await expect(obligations.locator(`[data-testid=never-answered-item][data-entry="${RELEASED_IDS.criticalUnanswered}"]`).getByTestId('never-answered-displays')).toHaveText('15');
+    await expect(obligations.getByTestId('escape-hatches')).toContainText('has no gate escape hatch');
     // A directive answered with legacy markers is not among them, and its answered displays say how.
     await expect(obligations.locator(`[data-testid=never-answered-item][data-entry="${RELEASED_IDS.criticalApplied}"]`)).toHaveCount(0);
     await expect(obligations.locator(`[data-testid=obligation][data-entry="${RELEASED_IDS.criticalApplied}"][data-status=answered]`).first().getByTestId('answer')).toContainText('applied');

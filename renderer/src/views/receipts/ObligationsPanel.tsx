@@ -94,6 +94,8 @@ function NeverAnsweredList(props: { items: NeverAnswered[] }): JSX.Element {
 export function ObligationsPanel(props: { data: ObligationsData; phase: string | undefined }): JSX.Element {
   const d = () => props.data;
   const total = () => d().counts.open + d().counts.released + d().counts.answered;
+  /** Every display derived from the released plugin's logs: the DOC-ONLY escape hatches do not apply. */
+  const legacyOnly = () => d().obligations.length > 0 && d().obligations.every((o) => o.derived);
   return (
     <section class="panel" data-testid="obligations">
       <h3>Obligations{props.phase ? ` — ${props.phase}` : ''}</h3>
@@ -102,10 +104,20 @@ export function ObligationsPanel(props: { data: ObligationsData; phase: string |
         <b>{d().counts.answered} answered by the agent</b>
         {d().counts.releasedThenAnswered ? ` (${d().counts.releasedThenAnswered} of them only after a gate release)` : ''}.
       </p>
-      <p class="muted" data-testid="escape-hatches">
-        Gate escape hatches: max_gate_denials {d().escapeHatches.maxGateDenials}, gate_staleness_ms {d().escapeHatches.gateStalenessMs} ({duration(d().escapeHatches.gateStalenessMs)}) —{' '}
-        {d().escapeHatches.source === 'config' ? `from ${d().escapeHatches.configFiles.join(', ')}` : 'documented defaults (not set in the plugin config)'}; a session reset releases too. Times are UTC, ages as of {utc(d().now)}.
-      </p>
+      <Show
+        when={!legacyOnly()}
+        fallback={
+          <p class="muted" data-testid="escape-hatches">
+            These displays are known only from the released plugin’s legacy logs. That plugin has no gate escape hatch: a critical directive stays pending until the agent answers it
+            (max_gate_denials and gate_staleness_ms are documented for a later version). Times are UTC, ages as of {utc(d().now)}.
+          </p>
+        }
+      >
+        <p class="muted" data-testid="escape-hatches">
+          Gate escape hatches: max_gate_denials {d().escapeHatches.maxGateDenials}, gate_staleness_ms {d().escapeHatches.gateStalenessMs} ({duration(d().escapeHatches.gateStalenessMs)}) —{' '}
+          {d().escapeHatches.source === 'config' ? `from ${d().escapeHatches.configFiles.join(', ')}` : 'documented defaults (not set in the plugin config)'}; a session reset releases too. Times are UTC, ages as of {utc(d().now)}.
+        </p>
+      </Show>
       <For each={d().escapeHatches.problems}>{(p) => <p class="error">{p}</p>}</For>
       <Show when={d().obligations.length > 0}>
         <NeverAnsweredList items={neverAnswered(d().obligations)} />
