@@ -92,18 +92,20 @@ describe('live history per workspace', () => {
     fake.send(syncToolPart({ sessionID: 'ses_here', seq: 0, partID: 'p3', callID: 'c3', tool: 'save_plan', status: 'error', error: DENY('KD-0042'), directory: other }));
     fake.send(syncToolPart({ sessionID: 'ses_here', seq: 1, partID: 'p4', callID: 'c4', tool: 'save_plan', status: 'error', error: DENY('KD-0042'), directory: path.join(other, 'web') }));
 
+    // a session OpenCode never placed in a folder: shown in every workspace rather than lost
+    fake.send(syncToolPart({ sessionID: 'ses_nowhere', seq: 0, partID: 'p5', callID: 'c5', tool: 'task', status: 'error', error: DENY('KD-0077'), directory: 'global' }));
     const alert = await waitFor(() => events.find((e) => e.type === 'repeat'), 'repeat alert in this workspace');
     expect(alert).toMatchObject({ alert: { directiveId: 'KD-0042', count: 2 } });
-    await waitFor(async () => (await feed()).filter((i) => i.kind === 'denial').length === 2, 'both own denials stored');
-    const pushed = events.flatMap((e) => (e.type === 'items' ? e.items : []));
-    expect(pushed.map((i) => i.callID).sort()).toEqual(['c3', 'c4']);
+    await waitFor(async () => (await feed()).filter((i) => i.kind === 'denial').length === 3, 'own and unplaced denials stored');
+    await waitFor(() => events.some((e) => e.type === 'items' && e.items.some((i) => i.callID === 'c5')), 'the unplaced denial');
+    expect(events.flatMap((e) => (e.type === 'items' ? e.items : [])).map((i) => i.callID).sort()).toEqual(['c3', 'c4', 'c5']);
     expect(events.filter((e) => e.type === 'repeat').map((e) => (e.type === 'repeat' ? e.alert.directiveId : ''))).toEqual(['KD-0042']);
-    expect((await call<DirectiveCounter[]>('live.counters', {})).map((c) => [c.directiveId, c.total])).toEqual([['KD-0042', 2]]);
-    expect((await call<{ sessions: string[] }>('live.facets', {})).sessions.sort()).toEqual(['ses_here', 'ses_shop']);
+    expect((await call<DirectiveCounter[]>('live.counters', {})).map((c) => [c.directiveId, c.total]).sort()).toEqual([['KD-0042', 2], ['KD-0077', 1]]);
+    expect((await call<{ sessions: string[] }>('live.facets', {})).sessions.sort()).toEqual(['ses_here', 'ses_nowhere', 'ses_shop']);
 
     // the other workspace's denials were kept for it
     await call('workspace.open', { project: null });
-    expect((await feed()).filter((i) => i.callID).map((i) => i.callID).sort()).toEqual(['c1', 'c2']);
+    expect((await feed()).filter((i) => i.callID).map((i) => i.callID).sort()).toEqual(['c1', 'c2', 'c5']);
     sub.value();
   }, 120_000);
 });

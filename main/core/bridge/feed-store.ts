@@ -61,9 +61,10 @@ function projectParams(project: string): string[] {
  * The items that belong to one workspace (its project folder): the gate lines of that project's own
  * `.swarm/events.jsonl` (directory exactly the project) and the OpenCode sessions that ran in the
  * project or below it. Anything else (the demo's history, another worktree's) never shows there.
+ * A denial whose session directory OpenCode never told is shown everywhere rather than lost.
  */
 const inWorkspace = (alias: string) =>
-  `(${alias}.directory = ? OR (${alias}.source = 'opencode' AND ${alias}.directory LIKE ? ESCAPE '\\'))`;
+  `(${alias}.directory = ? OR (${alias}.source = 'opencode' AND (${alias}.directory IS NULL OR ${alias}.directory LIKE ? ESCAPE '\\')))`;
 
 /** A WHERE fragment and its parameters; empty when no workspace scope is asked for (the CLI). */
 function workspaceScope(alias: string, workspace: string | undefined): { sql: string; params: string[] } {
@@ -181,7 +182,7 @@ export class FeedStore {
   /** Whether an item belongs to the workspace of `project` (the same rule as the queries' scope). */
   static belongsTo(item: Pick<FeedItem, 'directory' | 'source'>, project: string): boolean {
     const dir = project.replace(/\/+$/, '') || '/';
-    if (!item.directory) return false;
+    if (!item.directory) return item.source === 'opencode';
     return item.directory === dir || (item.source === 'opencode' && item.directory.startsWith(dir === '/' ? '/' : `${dir}/`));
   }
 
