@@ -7,7 +7,8 @@ import { buildCounterRollups, effectiveOutcomes } from '../../knowledge/counters
 import { DEFAULT_DEMO_NOW } from '../clock';
 import * as S from '../demo-schemas.testkit';
 import { type Rec, listFiles, readJson, readJsonl, treeHash } from '../demo.testkit';
-import { RELEASED_IDS as ID, RELEASED_LINK_ID, RELEASED_PROJECT, RELEASED_WORKTREE, generateReleasedDemo, type ReleasedDemoLocation } from './generate-released';
+import { ensureDemoWorkspace } from '../ensure-demo';
+import { RELEASED_DEMO_VERSION, RELEASED_IDS as ID, RELEASED_LINK_ID, RELEASED_PROJECT, RELEASED_WORKTREE, generateReleasedDemo, type ReleasedDemoLocation } from './generate-released';
 
 /** Which schema validates each JSONL file of the released demo (relative to the demo root). */
 const JSONL_SCHEMAS: Array<[RegExp, z.ZodType]> = [
@@ -102,6 +103,24 @@ describe('the released-plugin demo (opencode-swarm 7.103.2 shapes only)', () => 
       expect(treeHash(again)).toBe(treeHash(root));
     } finally {
       fs.rmSync(again, { recursive: true, force: true });
+    }
+  });
+
+  it('is generated beside the rich demo, and again when its own version changes', () => {
+    const userData = fs.mkdtempSync(path.join(os.tmpdir(), 'released-demo-user-'));
+    try {
+      const now = Date.UTC(2027, 0, 15, 9, 30);
+      const location = ensureDemoWorkspace(userData, now);
+      expect(fs.existsSync(path.join(location.released.projectDir, '.swarm', 'link.json'))).toBe(true);
+      const marker = path.join(userData, 'demo', '.generated.json');
+      expect(readJson(marker)).toMatchObject({ released: RELEASED_DEMO_VERSION, now });
+      fs.writeFileSync(marker, JSON.stringify({ ...readJson(marker), released: RELEASED_DEMO_VERSION - 1 }));
+      fs.writeFileSync(path.join(location.released.hiveDir, 'stray.txt'), 'left over');
+      ensureDemoWorkspace(userData, now);
+      expect(fs.existsSync(path.join(location.released.hiveDir, 'stray.txt'))).toBe(false);
+      expect(readJson(marker).released).toBe(RELEASED_DEMO_VERSION);
+    } finally {
+      fs.rmSync(userData, { recursive: true, force: true });
     }
   });
 });
