@@ -24,6 +24,7 @@ describe('WorkspaceManager demo projects', () => {
     expect(path.basename(demo.paths.projectDir)).toBe('billing-api');
     expect(path.basename(demo.paths.hiveDir)).toBe('hive-data');
     expect(manager.demoProjects().map((p) => p.name)).toEqual(['billing-api', 'inventory-api', 'inventory-api-hotfix', 'payments-worker']);
+    expect(manager.demoProjects().find((p) => p.name === 'inventory-api')?.note).toMatch(/released opencode-swarm 7\.103\.2/);
 
     for (const name of ['inventory-api', 'inventory-api-hotfix']) {
       const released = await manager.open({ project: path.join(userData, 'demo', name) });
