@@ -1,4 +1,7 @@
 import { DEMO_IDS } from '../main/core/demo/ids';
+import { RELEASED_IDS } from '../main/core/demo/released/ids';
+import { ACKNOWLEDGED_RULE, ANSWERED_RULE } from '../renderer/src/components/ack-terms';
+import { DEMO_PROJECTS, openDemoProject } from './demo-projects';
 import { expect, test } from './fixtures';
 import type { Page } from '@playwright/test';
 
@@ -54,6 +57,41 @@ test.describe('an operator reviews the critical directives before the next phase
     await expect(maturity).toContainText('not eligible for a skill');
     await expect(maturity).toContainText(/Rejected: negative outcome signal \(-0\.\d\d\)/);
     await expect(detail.getByTestId('funnel')).toContainText(/ignored\s*8/);
+  });
+
+  test('answers on a project the released plugin wrote: which critical lessons were never acknowledged, and which were answered all the same', async ({ consolePage: page }) => {
+    await openDemoProject(page, DEMO_PROJECTS.released);
+    await openDirectives(page);
+    await quick(page, /^Critical/).click();
+    // (their hive counterparts, promoted from this project, are critical too)
+    await expect
+      .poll(() => shownIds(page))
+      .toEqual(expect.arrayContaining([RELEASED_IDS.criticalEnforced, RELEASED_IDS.criticalUnanswered, RELEASED_IDS.criticalAcknowledged, RELEASED_IDS.criticalApplied]));
+    const detail = page.getByTestId('directive-detail');
+    const figures = async (id: string, acknowledged: string, answered: string) => {
+      await rowOf(page, id).click();
+      await expect(detail.getByTestId('directive-lesson')).toBeVisible();
+      await expect(detail.getByTestId('funnel-acknowledged')).toHaveText(`acknowledged ${acknowledged}`);
+      await expect(detail.getByTestId('funnel-acknowledged')).toHaveAttribute('title', ACKNOWLEDGED_RULE);
+      await expect(detail.getByTestId('funnel-answered')).toHaveText(`answered ${answered}`);
+      await expect(detail.getByTestId('funnel-answered')).toHaveAttribute('title', ANSWERED_RULE);
+    };
+    // Never acknowledged and never answered; escalated to enforce.
+    await figures(RELEASED_IDS.criticalEnforced, '0', '0');
+    await expect(detail).toContainText('enforce');
+    await figures(RELEASED_IDS.criticalUnanswered, '0', '0');
+    // Answered with KNOWLEDGE_APPLIED markers, yet never acknowledged: two figures, two names.
+    await figures(RELEASED_IDS.criticalApplied, '0', '8');
+    // N/A markers are what the plugin counts as acknowledgements.
+    await figures(RELEASED_IDS.criticalAcknowledged, '5', '5');
+
+    // The Knowledge view shows the same acknowledged count, with the same rule.
+    await rowOf(page, RELEASED_IDS.criticalApplied).click();
+    await detail.getByRole('link', { name: 'open in Knowledge' }).click();
+    const counters = page.getByRole('complementary', { name: 'Entry detail' }).getByTestId('counters');
+    const ackRow = counters.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'acknowledged', exact: true }) });
+    await expect(ackRow.getByRole('cell')).toHaveText('0');
+    await expect(ackRow.getByRole('rowheader')).toHaveAttribute('title', ACKNOWLEDGED_RULE);
   });
 
   test('shows each directive with its v2 fields, escalation history and funnel', async ({ consolePage: page }) => {

@@ -1,7 +1,19 @@
 import { startFakeLlm, type FakeLlm } from '../main/core/bridge/testing/fake-llm';
 import { GATE_ACK, GATE_DIRECTIVE_ID } from '../main/core/bridge/testing/gate-plugin';
 import { OpencodeServer } from '../main/core/bridge/testing/opencode-harness';
+import { RELEASED_IDS } from '../main/core/demo/released/ids';
+import { ACKNOWLEDGED_RULE, ANSWERED_RULE } from '../renderer/src/components/ack-terms';
+import { DEMO_PROJECTS, openDemoProject } from './demo-projects';
 import { expect, test } from './fixtures';
+import type { Page } from '@playwright/test';
+
+async function openProject(page: Page, project: string): Promise<void> {
+  await page.getByRole('button', { name: /Project/ }).click();
+  const dialog = page.getByRole('dialog', { name: 'Switch project' });
+  await dialog.getByLabel('Project folder').fill(project);
+  await dialog.getByRole('button', { name: 'Open' }).click();
+  await expect(page.getByTestId('status-project')).toHaveText(project);
+}
 
 /**
  * An operator watches a real `opencode serve` (1.18.33) from the Live view: a loopback fake model
@@ -28,6 +40,8 @@ test.describe('an operator watches gate denials live', () => {
     await page.context().grantPermissions(['notifications'], { origin: consoleHost.origin });
     await page.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: 'Live' }).click();
     await expect(page.getByTestId('live-view')).toBeVisible();
+    // the project OpenCode works in: live history belongs to the workspace it came from
+    await openProject(page, server.projectDir);
 
     // a wrong password first: the link says so plainly
     await page.getByLabel('Server URL').fill(server.url);
@@ -68,5 +82,60 @@ test.describe('an operator watches gate denials live', () => {
     await server.prompt(session.id, 'CALL knowledge_probe {"topic":"again"}');
     await expect(page.getByTestId('repeat-alert')).toContainText(`Directive ${GATE_DIRECTIVE_ID} blocked knowledge_probe 2×`, { timeout: 30_000 });
     await expect(page.getByTestId('feed-row').filter({ hasText: session.id })).toHaveCount(2);
+  });
+
+  test('switching workspaces never shows another workspace’s history', async ({ consolePage: page }) => {
+    test.setTimeout(240_000);
+    // the demo ran first: its logged denials are in this user-data's feed database now
+    await page.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: 'Live' }).click();
+    await expect(page.locator('[data-testid="feed-row"][data-kind="denial"]').first()).toBeVisible();
+    await expect(page.getByTestId('live-counter').first()).toBeVisible();
+
+    // the project OpenCode works in shows none of it, and then its own denial
+    await openProject(page, server.projectDir);
+    await expect(page.getByTestId('feed-row')).toHaveCount(0);
+    await expect(page.getByTestId('live-counter')).toHaveCount(0);
+    await page.getByLabel('Server URL').fill(server.url);
+    await page.getByLabel('Password').fill('live-e2e');
+    await page.getByRole('button', { name: 'Connect', exact: true }).click();
+    await expect(page.getByTestId('server-state')).toHaveAttribute('data-state', 'connected', { timeout: 30_000 });
+    const session = await server.createSession('e2e switch');
+    await server.prompt(session.id, 'CALL knowledge_probe {"topic":"switching"}');
+    await expect(page.getByTestId('feed-row').filter({ hasText: session.id })).toHaveCount(1, { timeout: 30_000 });
+    // (earlier sessions of this server may be caught up too; none of the demo's rows are here)
+    await expect(page.locator('[data-testid="feed-row"]:not([data-kind="denial"])')).toHaveCount(0);
+
+    // the released-plugin demo: only its own gate warnings, never that denial
+    await page.getByRole('button', { name: /Project/ }).click();
+    await page.getByRole('dialog', { name: 'Switch project' }).getByRole('button', { name: 'Demo: inventory-api', exact: true }).click();
+    await expect(page.getByTestId('current-project')).toContainText('inventory-api (demo)');
+    await expect(page.getByTestId('feed-row')).toHaveCount(5);
+    await expect(page.locator('[data-testid="feed-row"][data-kind="warn"]')).toHaveCount(5);
+    await expect(page.getByTestId('feed-row').filter({ hasText: session.id })).toHaveCount(0);
+    await expect(page.getByTestId('live-counter')).toHaveCount(0);
+
+    // and back: the project's denial is still its own
+    await openProject(page, server.projectDir);
+    await expect(page.getByTestId('feed-row').filter({ hasText: session.id })).toHaveCount(1);
+    await expect(page.locator('[data-testid="feed-row"][data-kind="warn"]')).toHaveCount(0);
+  });
+
+  test('on a project the released plugin wrote: why did the gate stop the architect, and was the directive ever answered?', async ({ consolePage: page }) => {
+    await openDemoProject(page, DEMO_PROJECTS.released);
+    await page.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: 'Live' }).click();
+    // 7.103.2 logs no denials (it throws them); its warn-mode gate lines are the history there is.
+    const rows = page.getByTestId('feed-row');
+    await expect(rows).toHaveCount(5);
+    await expect(page.locator('[data-testid="feed-row"][data-kind="denial"]')).toHaveCount(0);
+    const warned = rows.filter({ has: page.getByTestId('feed-directives').filter({ hasText: RELEASED_IDS.criticalEnforced }) }).first();
+    await warned.click();
+    const card = page.getByTestId('denial-detail').locator(`[data-testid=directive-card][data-directive="${RELEASED_IDS.criticalEnforced}"]`);
+    await expect(card).toContainText('Take a fresh snapshot of the shared staging database');
+    await expect(card).toContainText('priority critical');
+    await expect(card.getByTestId('card-answered')).toHaveText('answered 0');
+    await expect(card.getByTestId('card-answered')).toHaveAttribute('title', ANSWERED_RULE);
+    await expect(card.getByTestId('card-acknowledged')).toHaveText('acknowledged 0');
+    await expect(card.getByTestId('card-acknowledged')).toHaveAttribute('title', ACKNOWLEDGED_RULE);
+    await expect(card.getByTestId('directive-receipts')).toContainText('shown 20');
   });
 });

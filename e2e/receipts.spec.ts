@@ -4,8 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { DEMO_IDS } from '../main/core/demo/ids';
+import { RELEASED_IDS } from '../main/core/demo/released/ids';
+import { ACKNOWLEDGED_RULE, ANSWERED_RULE } from '../renderer/src/components/ack-terms';
 import { generateDemoWorkspace } from '../main/core/demo/generate';
 import { startConsole } from './console-host';
+import { DEMO_PROJECTS, openDemoProject } from './demo-projects';
 import { expect, test } from './fixtures';
 
 async function openReceipts(page: Page, query = '') {
@@ -16,7 +19,7 @@ async function openReceipts(page: Page, query = '') {
 const sha256 = (file: string) => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 
 test.describe('an operator checks whether the agent honoured what it was shown', () => {
-  test('answers: which critical directives were shown in phase 4 and never acknowledged, and did the gate release them or did the agent answer?', async ({ consolePage: page }) => {
+  test('answers: which critical directives were shown in phase 4 and never answered, and did the gate release them or did the agent answer?', async ({ consolePage: page }) => {
     await openReceipts(page);
 
     // The ledger verifies before anything else is believed.
@@ -44,7 +47,7 @@ test.describe('an operator checks whether the agent honoured what it was shown',
     const released = obligations.locator(`[data-testid=obligation][data-entry="${DEMO_IDS.panReleased}"]`).first();
     await expect(released.getByTestId('release')).toContainText('denial-limit release');
     await expect(released.getByTestId('release')).toContainText('denials 5/5');
-    await expect(released.getByTestId('release')).toContainText('nonterminal: not an acknowledgement, never counted as application');
+    await expect(released.getByTestId('release')).toContainText('nonterminal: not an answer, never counted as application');
     await expect(released.getByTestId('answer')).toContainText('by phase override');
     await expect(released.getByTestId('answer')).toContainText('answered after the gate had released it');
     await expect(obligations.getByTestId('escape-hatches')).toContainText('max_gate_denials 5, gate_staleness_ms 600000');
@@ -63,8 +66,10 @@ test.describe('an operator checks whether the agent honoured what it was shown',
     await expect(releasedEntry.getByTestId('release')).toContainText('denial-limit release');
     await expect(releasedEntry.getByTestId('terminal')).toContainText('phase override');
 
-    // Per directive: shown → acknowledged → outcome → after-shown results, with sources on demand.
+    // Per directive: shown → answered → outcome → after-shown results, beside the plugin's acknowledged count.
     await page.getByTestId('tab-funnel').click();
+    await expect(page.getByRole('columnheader', { name: 'Answered' })).toHaveAttribute('title', ANSWERED_RULE);
+    await expect(page.getByRole('columnheader', { name: 'Acknowledged' })).toHaveAttribute('title', ACKNOWLEDGED_RULE);
     const row = page.locator(`[data-testid=funnel-row][data-entry="${DEMO_IDS.panReleased}"]`);
     await row.click();
     await expect(page.getByTestId('funnel-source').first()).toContainText('V2 journal');
@@ -78,6 +83,49 @@ test.describe('an operator checks whether the agent honoured what it was shown',
     await page.getByTestId('tab-sources').click();
     await expect(page.getByTestId('source-row')).toHaveCount(8);
     await expect(page.locator('[data-testid=source-row][data-source=knowledge-application]')).toContainText('stored as "acknowledged"');
+  });
+
+  test('answers the same on a project the released plugin wrote: which critical directives were shown and never answered?', async ({ consolePage: page }) => {
+    await openDemoProject(page, DEMO_PROJECTS.released);
+    await openReceipts(page);
+    // No V2 receipt files: normal for the released plugin, nothing to verify.
+    await expect(page.getByTestId('receipt-integrity')).toHaveAttribute('data-verdict', 'ok');
+
+    const obligations = page.getByTestId('obligations');
+    const never = obligations.getByTestId('never-answered-item');
+    await expect(never).toHaveCount(2);
+    const enforced = obligations.locator(`[data-testid=never-answered-item][data-entry="${RELEASED_IDS.criticalEnforced}"]`);
+    await expect(enforced.getByTestId('never-answered-displays')).toHaveText('20');
+    await expect(enforced).toContainText('enforce');
+    await expect(enforced).toContainText('gate warning(s) in events.jsonl');
+    await expect(enforced.getByTestId('derived')).toHaveText('derived from legacy logs');
+    await expect(obligations.locator(`[data-testid=never-answered-item][data-entry="${RELEASED_IDS.criticalUnanswered}"]`).getByTestId('never-answered-displays')).toHaveText('15');
+    await expect(obligations.getByTestId('escape-hatches')).toContainText('has no gate escape hatch');
+    // A directive answered with legacy markers is not among them, and its answered displays say how.
+    await expect(obligations.locator(`[data-testid=never-answered-item][data-entry="${RELEASED_IDS.criticalApplied}"]`)).toHaveCount(0);
+    await expect(obligations.locator(`[data-testid=obligation][data-entry="${RELEASED_IDS.criticalApplied}"][data-status=answered]`).first().getByTestId('answer')).toContainText('applied');
+
+    // Traces and Funnel show the priority, derived from the knowledge entry.
+    await page.getByTestId('tab-traces').click();
+    const traceEntry = page.locator(`[data-testid=trace-entry][data-entry="${RELEASED_IDS.criticalUnanswered}"]`).first();
+    await expect(traceEntry.getByTestId('trace-priority')).toHaveText('critical');
+    await expect(traceEntry.getByTestId('derived')).toBeVisible();
+
+    await page.getByTestId('tab-funnel').click();
+    const row = page.locator(`[data-testid=funnel-row][data-entry="${RELEASED_IDS.criticalEnforced}"]`);
+    await expect(row.getByTestId('funnel-priority')).toHaveText('critical');
+    await expect(row.getByTestId('derived')).toBeVisible();
+    await expect(row.getByTestId('funnel-answered')).toHaveText('0');
+    await expect(row.getByTestId('funnel-acknowledged')).toHaveText('0');
+    const applied = page.locator(`[data-testid=funnel-row][data-entry="${RELEASED_IDS.criticalApplied}"]`);
+    await expect(applied.getByTestId('funnel-answered')).toHaveText('8');
+    await expect(applied.getByTestId('funnel-acknowledged')).toHaveText('0');
+
+    // Phases: completion comes from the legacy outcome events; the current phase has none yet.
+    await page.getByTestId('tab-phases').click();
+    await expect(page.locator('[data-testid=phase-row][data-phase="Phase 1"]').getByTestId('phase-state')).toHaveText('completed (outcome events)');
+    await expect(page.locator('[data-testid=phase-row][data-phase="Phase 2"]')).toContainText('outcome: failure');
+    await expect(page.locator('[data-testid=phase-row][data-phase="Phase 4"]').getByTestId('phase-state')).toHaveText('not completed yet (no close record, no outcome events)');
   });
 
   test('sees exactly where a corrupted journal breaks, live, and the console never touches it', async ({ page }) => {

@@ -66,10 +66,10 @@ export type FeedKind = z.infer<typeof FeedKind>;
 export const FollowUpOutcome = z.enum(['pending', 'retried_ok', 'retried_denied', 'gave_up']);
 export type FollowUpOutcome = z.infer<typeof FollowUpOutcome>;
 
-/** What the session did after a denial: acknowledged and retried, or gave up. */
+/** What the session did after a denial: answered (a KNOWLEDGE_* marker) and retried, or gave up. */
 export const FollowUp = z.object({
   outcome: FollowUpOutcome,
-  /** Acknowledgement markers the agent wrote afterwards, e.g. `APPLIED:KD-0001`. */
+  /** Answer markers the agent wrote afterwards, e.g. `APPLIED:KD-0001` (answers, not the plugin's acknowledged_count; the field keeps its name). */
   acknowledged: z.array(z.string()),
   actions: z.array(z.object({ time: z.number(), kind: z.enum(['ack', 'retry_ok', 'retry_denied', 'other_tool', 'turn_end']), text: z.string() })),
 });

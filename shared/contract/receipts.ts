@@ -153,6 +153,11 @@ export const TraceEntry = z.object({
   terminals: z.array(Terminal),
   releases: z.array(Release),
   audit: z.array(AuditEvent),
+  /**
+   * Priority and obligation taken from the knowledge entry, not from a V2 membership: the released
+   * plugin's legacy logs record displays without either ("derived from legacy logs").
+   */
+  derived: z.boolean(),
 });
 export type TraceEntry = z.infer<typeof TraceEntry>;
 
@@ -228,6 +233,12 @@ export const Obligation = z.object({
   stalenessDueAt: nullableString,
   /** The phase closed with this display listed as unresolved (reason: no_verdict | unremediated_violation). */
   closedUnresolved: nullableString,
+  /** Derived from legacy logs: a legacy display of an entry whose knowledge record says critical. */
+  derived: z.boolean(),
+  /** The entry's `enforcement_mode` (warn | enforce), when the knowledge record has one. */
+  enforcement: nullableString,
+  /** `knowledge_application_gate_warn` lines in `.swarm/events.jsonl` naming this entry (warn mode). */
+  gateWarnings: z.number().int(),
 });
 export type Obligation = z.infer<typeof Obligation>;
 
@@ -245,7 +256,8 @@ export const Obligations = z.object({
 
 export const FunnelCounts = z.object({
   shown: z.number().int(),
-  acknowledged: z.number().int(),
+  /** Displays that got any answer (applied, ignored, N/A, contradicted or violated), each display once. */
+  answered: z.number().int(),
   applied: z.number().int(),
   ignored: z.number().int(),
   n_a: z.number().int(),
@@ -266,6 +278,15 @@ export type FunnelCounts = z.infer<typeof FunnelCounts>;
 export const FunnelRow = z.object({
   entryId: z.string(),
   priority: nullableString,
+  /** The priority came from the knowledge entry (no V2 membership recorded it): derived from legacy logs. */
+  priorityDerived: z.boolean(),
+  enforcement: nullableString,
+  /**
+   * The plugin's effective `acknowledged_count` (store reference 2.10): explicit acknowledgements only,
+   * from the counter baseline, knowledge-events.jsonl and knowledge-application.jsonl. Null when the
+   * knowledge entry is not in this workspace.
+   */
+  acknowledged: nullableInt,
   total: FunnelCounts,
   bySource: z.array(z.object({ origin: Origin, counts: FunnelCounts })),
 });
@@ -288,13 +309,15 @@ export const PhaseSummary = z.object({
   open: z.number().int(),
   outcomes: z.object({ applied: z.number().int(), ignored: z.number().int(), n_a: z.number().int(), contradicted: z.number().int(), violated: z.number().int() }),
   /** open: no phase_close yet; in_grace: closed, kept until archive_eligible_after; archive_eligible: grace over, not yet archived. */
-  state: z.enum(['open', 'in_grace', 'archive_eligible', 'archived', 'no_close_record']),
+  state: z.enum(['open', 'in_grace', 'archive_eligible', 'archived', 'no_close_record', 'completed_legacy']),
   closedAt: nullableString,
   phaseOutcome: nullableString,
   graceDays: z.number().nullable(),
   archiveEligibleAfter: nullableString,
   unresolved: z.array(z.object({ traceId: z.string(), entryId: z.string(), reason: z.string() })),
   overrides: z.array(z.object({ entryId: z.string(), justification: z.string() })),
+  /** completed_legacy: no phase_close, but legacy `outcome` events say the phase completed (derived from legacy logs). */
+  derived: z.boolean(),
 });
 export type PhaseSummary = z.infer<typeof PhaseSummary>;
 
@@ -330,7 +353,7 @@ export const receiptOps = {
   'receipts.integrity': query('Verify every V2 receipt file (read-only) and compare the snapshot with a rebuild.', NoInput, Integrity),
   'receipts.traces': query('Retrieval traces with the fate of each displayed entry, paged and filtered.', TracesInput, TracesPage),
   'receipts.obligations': query('Displayed ack-required directives: open, released by the gate, or answered.', ObligationsInput, Obligations),
-  'receipts.funnel': query('Per-directive funnel: shown → acknowledged → outcome → succeeded/failed after shown.', FunnelInput, Funnel),
+  'receipts.funnel': query('Per-directive funnel: shown → answered → outcome → succeeded/failed after shown, with the plugin’s acknowledged count.', FunnelInput, Funnel),
   'receipts.phases': query('Per-phase summaries with phase-close state and grace period.', NoInput, Phases),
   'receipts.sources': query('Every receipt source (V2 files and legacy logs) and what it holds.', NoInput, Sources),
   'receipts.changes': subscription('Pushed after a receipt file changed and was verified again.', NoInput, ReceiptsEvent),

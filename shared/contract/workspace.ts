@@ -38,7 +38,7 @@ export const WorkspaceInfo = z.object({
   userDataDir: z.string(),
   recentProjects: z.array(z.object({ path: z.string(), name: z.string(), isDemo: z.boolean() })),
   /** Projects of the generated demo workspace (one unlinked, one linked to a shared link store). */
-  demoProjects: z.array(z.object({ path: z.string(), name: z.string() })),
+  demoProjects: z.array(z.object({ path: z.string(), name: z.string(), /** What the project stands for (which plugin shape). */ note: z.string().optional() })),
   version: z.string(),
 });
 export type WorkspaceInfo = z.infer<typeof WorkspaceInfo>;

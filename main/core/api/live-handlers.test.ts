@@ -13,12 +13,13 @@ import { createConsoleCore, type ConsoleCore } from '../console-core';
 const DENY = 'KNOWLEDGE_ENFORCE_GATE_DENY: save_plan blocked — critical knowledge directive(s) KD-0007 require KNOWLEDGE_APPLIED:KD-0007 before this action.';
 
 let root: string;
+let project: string;
 let fake: FakeSseServer;
 let core: ConsoleCore;
 
 beforeEach(async () => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'live-handlers-'));
-  const project = path.join(root, 'project');
+  project = path.join(root, 'project');
   fs.mkdirSync(path.join(project, '.swarm'), { recursive: true });
   fs.writeFileSync(
     path.join(project, '.swarm', 'events.jsonl'),
@@ -50,7 +51,7 @@ describe('live handlers', () => {
     expect(server).toMatchObject({ url: fake.url, label: 'fake', hasPassword: true });
     expect(JSON.stringify(server)).not.toContain('hunter2');
     await fake.waitForStreams(1);
-    fake.send(syncToolPart({ sessionID: 'ses_1', seq: 0, partID: 'prt_1', callID: 'call_1', tool: 'save_plan', status: 'error', error: DENY, directory: '/srv/p' }));
+    fake.send(syncToolPart({ sessionID: 'ses_1', seq: 0, partID: 'prt_1', callID: 'call_1', tool: 'save_plan', status: 'error', error: DENY, directory: path.join(project, 'src') }));
 
     const pushed = await waitFor(() => events.flatMap((e) => (e.type === 'items' ? e.items : [])).find((i) => i.callID === 'call_1'), 'pushed denial');
     expect(pushed).toMatchObject({ source: 'opencode', directiveIds: ['KD-0007'], gate: 'KNOWLEDGE_ENFORCE_GATE_DENY' });
@@ -68,7 +69,7 @@ describe('live handlers', () => {
     expect(await call('live.servers', {})).toHaveLength(1);
 
     expect(await call('live.setRules', { enabled: true, threshold: 2, windowMinutes: 5 })).toEqual({ enabled: true, threshold: 2, windowMinutes: 5 });
-    fake.send(syncToolPart({ sessionID: 'ses_1', seq: 1, partID: 'prt_2', callID: 'call_2', tool: 'save_plan', status: 'error', error: DENY }));
+    fake.send(syncToolPart({ sessionID: 'ses_1', seq: 1, partID: 'prt_2', callID: 'call_2', tool: 'save_plan', status: 'error', error: DENY, directory: project }));
     const alert = await waitFor(() => events.find((e) => e.type === 'repeat'), 'repeat alert');
     expect(alert).toMatchObject({ type: 'repeat', alert: { directiveId: 'KD-0007', tool: 'save_plan', count: 2 } });
 

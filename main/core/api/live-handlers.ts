@@ -2,6 +2,7 @@ import path from 'node:path';
 import { ConsoleError } from '../../../shared/contract';
 import type { FeedItem, LiveEvent } from '../../../shared/contract/live';
 import { Bridge } from '../bridge/bridge';
+import { FeedStore } from '../bridge/feed-store';
 import type { CoreContext } from './context';
 import type { CallHandlers, SubscriptionHandlers } from './dispatcher';
 
@@ -81,6 +82,24 @@ export function createLiveHandlers(ctx: CoreContext): Pick<CallHandlers, LiveCal
     return b;
   };
 
+  /**
+   * Live history belongs to the workspace it came from: every query, count and push is scoped to the
+   * open project, so the demo's denials never show in another project (bridge.db is shared by all).
+   */
+  const workspace = (): string | undefined => {
+    try {
+      return ctx.workspaces.current.paths.projectDir;
+    } catch {
+      return undefined;
+    }
+  };
+  const ownItems = (event: LiveEvent): LiveEvent | null => {
+    if (event.type !== 'items') return event;
+    const project = workspace();
+    const items = project ? event.items.filter((item) => FeedStore.belongsTo(item, project)) : event.items;
+    return items.length ? { type: 'items', items } : null;
+  };
+
   return {
     'live.connect': ({ url, password, label }) => {
       try {
@@ -91,15 +110,18 @@ export function createLiveHandlers(ctx: CoreContext): Pick<CallHandlers, LiveCal
     },
     'live.disconnect': async ({ serverId }) => ({ removed: await get().disconnect(serverId) }),
     'live.servers': () => get().servers(),
-    'live.sessions': ({ serverId, project, limit }) => get().sessions({ serverId, project, limit }),
-    'live.feed': async ({ filter, before, limit }) => (await ready()).store.query(filter, before, limit),
-    'live.facets': async () => (await ready()).store.facets(),
-    'live.counters': async ({ project, limit }) => (await ready()).store.counters(Date.now(), project, limit),
+    'live.sessions': ({ serverId, project, limit }) => get().sessions({ serverId, project, limit, workspace: workspace() }),
+    'live.feed': async ({ filter, before, limit }) => (await ready()).store.query(filter, before, limit, workspace()),
+    'live.facets': async () => (await ready()).store.facets(workspace()),
+    'live.counters': async ({ project, limit }) => (await ready()).store.counters(Date.now(), project, limit, workspace()),
     'live.rules': () => get().feed.rule,
     'live.setRules': (rule) => get().feed.setRule(rule),
     'live.events': (_input, emit) => {
       const batcher = batchLiveEvents(emit);
-      const unsubscribe = get().subscribe((event) => batcher.push(event));
+      const unsubscribe = get().subscribe((event) => {
+        const own = ownItems(event);
+        if (own) batcher.push(own);
+      });
       // A subscriber may connect after a state change it cares about (the renderer's stream can
       // open after its first `live.connect`), so every subscription starts from the current states.
       for (const server of get().servers()) batcher.push({ type: 'server', server });

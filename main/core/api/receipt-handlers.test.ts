@@ -65,7 +65,7 @@ describe('receipts.* handlers', () => {
     expect(obligations.obligations.map((o: { entryId: string; status: string }) => `${o.entryId}:${o.status}`)).toEqual(['crit-1:open', 'crit-2:released']);
     expect(obligations.escapeHatches).toMatchObject({ maxGateDenials: 5, gateStalenessMs: 600_000 });
     const funnel = await call(core, 'receipts.funnel', { entry: 'adv' });
-    expect(funnel.rows).toEqual([expect.objectContaining({ entryId: 'adv-1', total: expect.objectContaining({ shown: 1, acknowledged: 1, n_a: 1 }) })]);
+    expect(funnel.rows).toEqual([expect.objectContaining({ entryId: 'adv-1', total: expect.objectContaining({ shown: 1, answered: 1, n_a: 1 }) })]);
     const phases = await call(core, 'receipts.phases');
     expect(phases.phases).toEqual([expect.objectContaining({ phase: 'Phase 4', state: 'open', open: 1, released: 1 })]);
     const sources = await call(core, 'receipts.sources');

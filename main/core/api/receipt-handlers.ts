@@ -1,8 +1,10 @@
+import { factsFromIndex } from '../receipts/directive-facts';
 import { funnelOf, obligationsOf, phasesOf, tracesPage } from '../receipts/receipts-model';
 import { ReceiptsService } from '../receipts/receipts-service';
 import type { Workspace } from '../workspace/workspace';
 import type { CoreContext } from './context';
 import type { CallHandlers, SubscriptionHandlers } from './dispatcher';
+import { storeIndexOf } from './store-handlers';
 
 export const RECEIPTS_SERVICE = 'receipts';
 
@@ -10,7 +12,13 @@ export const RECEIPTS_SERVICE = 'receipts';
 export function receiptsOf(workspace: Workspace): ReceiptsService {
   return workspace.service(RECEIPTS_SERVICE, () => {
     const { projectDir, swarmDir, knowledgeDir } = workspace.paths;
-    const service = new ReceiptsService({ projectDir, swarmDir, knowledgeDir });
+    // The knowledge records (from the store index) give legacy displays their priority and enforcement.
+    const facts = async (ids: readonly string[]) => {
+      const index = storeIndexOf(workspace);
+      await index.ready;
+      return factsFromIndex(index.db, ids);
+    };
+    const service = new ReceiptsService({ projectDir, swarmDir, knowledgeDir }, { facts });
     return { value: service, dispose: () => service.dispose() };
   });
 }

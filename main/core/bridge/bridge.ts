@@ -104,14 +104,20 @@ export class Bridge {
     return [...this.connections.values()].map((c) => c.info());
   }
 
-  sessions(filter: { serverId?: string | undefined; project?: string | undefined; limit?: number } = {}): SessionInfo[] {
-    const counts = this.store.denialsPerSession();
-    const project = filter.project?.replace(/\/+$/, '');
+  /** `workspace`: only sessions that run in that project folder (or below), with its denials counted. */
+  sessions(filter: { serverId?: string | undefined; project?: string | undefined; limit?: number; workspace?: string | undefined } = {}): SessionInfo[] {
+    const counts = this.store.denialsPerSession(filter.workspace);
+    const under = (dir: string | undefined) => {
+      const root = dir?.replace(/\/+$/, '');
+      return (session: SessionInfo) => !root || session.directory === root || !!session.directory?.startsWith(`${root}/`);
+    };
+    const inProject = under(filter.project);
+    const inWorkspace = under(filter.workspace);
     const out: SessionInfo[] = [];
     for (const connection of this.connections.values()) {
       if (filter.serverId && connection.id !== filter.serverId) continue;
       for (const session of connection.processor.sessionInfos()) {
-        if (project && !(session.directory === project || session.directory?.startsWith(`${project}/`))) continue;
+        if (!inProject(session) || !inWorkspace(session)) continue;
         out.push({ ...session, denials: counts.get(session.id) ?? 0 });
       }
     }
@@ -123,6 +129,7 @@ export class Bridge {
   async followProject(projectDir: string | null, follow = true): Promise<void> {
     const previous = this.follower;
     this.follower = null;
+    this.feed.setWorkspace(projectDir);
     await previous?.close();
     if (!projectDir) return;
     const follower = new EventsLogFollower(projectDir, (items: FeedItem[], initial: boolean) => {

@@ -57,6 +57,20 @@ function projectParams(project: string): string[] {
   return [dir, `${dir.replace(/[\\%_]/g, (c) => `\\${c}`)}/%`];
 }
 
+/**
+ * The items that belong to one workspace (its project folder): the gate lines of that project's own
+ * `.swarm/events.jsonl` (directory exactly the project) and the OpenCode sessions that ran in the
+ * project or below it. Anything else (the demo's history, another worktree's) never shows there.
+ * A denial whose session directory OpenCode never told is shown everywhere rather than lost.
+ */
+const inWorkspace = (alias: string) =>
+  `(${alias}.directory = ? OR (${alias}.source = 'opencode' AND (${alias}.directory IS NULL OR ${alias}.directory LIKE ? ESCAPE '\\')))`;
+
+/** A WHERE fragment and its parameters; empty when no workspace scope is asked for (the CLI). */
+function workspaceScope(alias: string, workspace: string | undefined): { sql: string; params: string[] } {
+  return workspace ? { sql: `AND ${inWorkspace(alias)}`, params: projectParams(workspace) } : { sql: '', params: [] };
+}
+
 function open(file: string): Database.Database {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
@@ -102,10 +116,6 @@ export class FeedStore {
       matchEvents: db.prepare(
         `SELECT item_json FROM feed WHERE source = 'events' AND kind = 'denial' AND hidden = 0
            AND session_id = ? AND tool = ? AND time BETWEEN ? AND ? ORDER BY abs(time - ?) LIMIT 5`,
-      ),
-      countRepeat: db.prepare(
-        `SELECT count(*) AS n, group_concat(DISTINCT f.session_id) AS sessions FROM feed_directive d JOIN feed f ON f.id = d.item_id
-          WHERE d.directive_id = ? AND d.tool = ? AND d.time >= ? AND f.hidden = 0 AND f.kind IN ${DENIAL_KINDS}`,
       ),
       seqLoad: db.prepare('SELECT session_id, seq FROM seq_state WHERE server_key = ?'),
       seqSave: db.prepare('INSERT INTO seq_state (server_key, session_id, seq) VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET seq = excluded.seq'),
@@ -158,14 +168,32 @@ export class FeedStore {
     return rows.map((r) => JSON.parse(r.item_json) as FeedItem);
   }
 
-  countRepeats(directiveId: string, tool: string, since: number): { count: number; sessionIDs: string[] } {
-    const row = this.stmts.countRepeat.get(directiveId, tool, since) as { n: number; sessions: string | null };
+  countRepeats(directiveId: string, tool: string, since: number, workspace?: string): { count: number; sessionIDs: string[] } {
+    const scope = workspaceScope('f', workspace);
+    const row = this.db
+      .prepare(
+        `SELECT count(*) AS n, group_concat(DISTINCT f.session_id) AS sessions FROM feed_directive d JOIN feed f ON f.id = d.item_id
+          WHERE d.directive_id = ? AND d.tool = ? AND d.time >= ? AND f.hidden = 0 AND f.kind IN ${DENIAL_KINDS} ${scope.sql}`,
+      )
+      .get(directiveId, tool, since, ...scope.params) as { n: number; sessions: string | null };
     return { count: row.n, sessionIDs: row.sessions ? row.sessions.split(',').slice(0, 20) : [] };
   }
 
-  query(filter: FeedFilter, before: { time: number; id: string } | undefined, limit: number): FeedPage {
+  /** Whether an item belongs to the workspace of `project` (the same rule as the queries' scope). */
+  static belongsTo(item: Pick<FeedItem, 'directory' | 'source'>, project: string): boolean {
+    const dir = project.replace(/\/+$/, '') || '/';
+    if (!item.directory) return item.source === 'opencode';
+    return item.directory === dir || (item.source === 'opencode' && item.directory.startsWith(dir === '/' ? '/' : `${dir}/`));
+  }
+
+  /** `workspace`: only the items of that project (see `inWorkspace`); absent for the CLI's own feed. */
+  query(filter: FeedFilter, before: { time: number; id: string } | undefined, limit: number, workspace?: string): FeedPage {
     const where: string[] = ['f.hidden = 0'];
     const params: unknown[] = [];
+    if (workspace) {
+      where.push(inWorkspace('f'));
+      params.push(...projectParams(workspace));
+    }
     if (filter.project) {
       where.push(underProject('f'));
       params.push(...projectParams(filter.project));
@@ -186,22 +214,26 @@ export class FeedStore {
     return { items, nextCursor: rows.length > limit && last ? { time: last.time, id: last.id } : null };
   }
 
-  facets(): { projects: string[]; tools: string[]; gates: string[]; directives: string[]; sessions: string[] } {
-    const col = (sql: string) => (this.db.prepare(sql).all() as { v: string }[]).map((r) => r.v);
+  facets(workspace?: string): { projects: string[]; tools: string[]; gates: string[]; directives: string[]; sessions: string[] } {
+    const scope = workspaceScope('feed', workspace);
+    const col = (sql: string) => (this.db.prepare(sql).all(...scope.params) as { v: string }[]).map((r) => r.v);
     return {
-      projects: col('SELECT DISTINCT directory AS v FROM feed WHERE hidden = 0 AND directory IS NOT NULL ORDER BY v LIMIT 500'),
-      tools: col('SELECT DISTINCT tool AS v FROM feed WHERE hidden = 0 AND tool IS NOT NULL ORDER BY v LIMIT 500'),
-      gates: col('SELECT DISTINCT gate AS v FROM feed WHERE hidden = 0 ORDER BY v LIMIT 500'),
-      directives: col('SELECT directive_id AS v FROM feed_directive GROUP BY directive_id ORDER BY max(time) DESC LIMIT 500'),
-      sessions: col('SELECT session_id AS v FROM feed WHERE hidden = 0 AND session_id IS NOT NULL GROUP BY session_id ORDER BY max(time) DESC LIMIT 500'),
+      projects: col(`SELECT DISTINCT directory AS v FROM feed WHERE hidden = 0 AND directory IS NOT NULL ${scope.sql} ORDER BY v LIMIT 500`),
+      tools: col(`SELECT DISTINCT tool AS v FROM feed WHERE hidden = 0 AND tool IS NOT NULL ${scope.sql} ORDER BY v LIMIT 500`),
+      gates: col(`SELECT DISTINCT gate AS v FROM feed WHERE hidden = 0 ${scope.sql} ORDER BY v LIMIT 500`),
+      directives: col(
+        `SELECT d.directive_id AS v FROM feed_directive d JOIN feed ON feed.id = d.item_id WHERE 1 = 1 ${scope.sql} GROUP BY d.directive_id ORDER BY max(d.time) DESC LIMIT 500`,
+      ),
+      sessions: col(`SELECT session_id AS v FROM feed WHERE hidden = 0 AND session_id IS NOT NULL ${scope.sql} GROUP BY session_id ORDER BY max(time) DESC LIMIT 500`),
     };
   }
 
-  counters(now: number, project: string | undefined, limit: number): DirectiveCounter[] {
+  counters(now: number, project: string | undefined, limit: number, workspace?: string): DirectiveCounter[] {
     const hour = now - 3_600_000;
     const day = now - 86_400_000;
-    const projectClause = project ? `AND ${underProject('d')}` : '';
-    const params: unknown[] = project ? projectParams(project) : [];
+    const scope = workspaceScope('f', workspace);
+    const projectClause = `${project ? `AND ${underProject('d')}` : ''} ${scope.sql}`;
+    const params: unknown[] = [...(project ? projectParams(project) : []), ...scope.params];
     const rows = this.db
       .prepare(
         `SELECT d.directive_id AS id, sum(d.time >= ?) AS lastHour, sum(d.time >= ?) AS lastDay, count(*) AS total, max(d.time) AS lastTime
@@ -212,7 +244,7 @@ export class FeedStore {
       .all(hour, day, ...params, limit) as { id: string; lastHour: number; lastDay: number; total: number; lastTime: number }[];
     const tools = this.db.prepare(
       `SELECT d.tool AS tool, count(*) AS count FROM feed_directive d JOIN feed f ON f.id = d.item_id
-        WHERE d.directive_id = ? AND f.hidden = 0 AND f.kind IN ${DENIAL_KINDS} GROUP BY d.tool ORDER BY count DESC LIMIT 10`,
+        WHERE d.directive_id = ? AND f.hidden = 0 AND f.kind IN ${DENIAL_KINDS} ${scope.sql} GROUP BY d.tool ORDER BY count DESC LIMIT 10`,
     );
     return rows.map((r) => ({
       directiveId: r.id,
@@ -220,14 +252,15 @@ export class FeedStore {
       lastDay: r.lastDay,
       total: r.total,
       lastTime: r.lastTime,
-      tools: (tools.all(r.id) as { tool: string | null; count: number }[]).map((t) => ({ tool: t.tool ?? '?', count: t.count })),
+      tools: (tools.all(r.id, ...scope.params) as { tool: string | null; count: number }[]).map((t) => ({ tool: t.tool ?? '?', count: t.count })),
     }));
   }
 
-  denialsPerSession(): Map<string, number> {
+  denialsPerSession(workspace?: string): Map<string, number> {
+    const scope = workspaceScope('feed', workspace);
     const rows = this.db
-      .prepare(`SELECT session_id AS id, count(*) AS n FROM feed WHERE hidden = 0 AND kind IN ${DENIAL_KINDS} AND session_id IS NOT NULL GROUP BY session_id`)
-      .all() as { id: string; n: number }[];
+      .prepare(`SELECT session_id AS id, count(*) AS n FROM feed WHERE hidden = 0 AND kind IN ${DENIAL_KINDS} AND session_id IS NOT NULL ${scope.sql} GROUP BY session_id`)
+      .all(...scope.params) as { id: string; n: number }[];
     return new Map(rows.map((r) => [r.id, r.n]));
   }
 

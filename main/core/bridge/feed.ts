@@ -1,5 +1,5 @@
 import type { FeedItem, FollowUp, LiveEvent, RepeatAlert, RepeatRule } from '../../../shared/contract/live';
-import type { FeedStore } from './feed-store';
+import { FeedStore } from './feed-store';
 
 /**
  * The one ordered feed both sources write into. It keeps each thing once: a denial seen live and
@@ -22,6 +22,8 @@ export class Feed {
   private readonly listeners = new Set<FeedListener>();
   private readonly lastAlert = new Map<string, number>();
   private currentRule: RepeatRule;
+  /** The open workspace's project folder: repeat alerts are raised and counted only inside it. */
+  private workspace: string | null = null;
 
   constructor(
     readonly store: FeedStore,
@@ -29,6 +31,11 @@ export class Feed {
     private readonly now: () => number = Date.now,
   ) {
     this.currentRule = { ...DEFAULT_RULE, ...(store.getSetting<RepeatRule>(RULE_KEY) ?? {}) };
+  }
+
+  setWorkspace(project: string | null): void {
+    this.workspace = project;
+    this.lastAlert.clear();
   }
 
   get rule(): RepeatRule {
@@ -123,6 +130,8 @@ export class Feed {
   private checkRepeat(item: FeedItem): void {
     const rule = this.currentRule;
     if (!rule.enabled || !item.tool) return;
+    const workspace = this.workspace ?? undefined;
+    if (workspace && !FeedStore.belongsTo(item, workspace)) return;
     const now = this.now();
     const windowMs = rule.windowMinutes * 60_000;
     if (item.time < now - windowMs) return;
@@ -130,7 +139,7 @@ export class Feed {
       const key = `${directiveId}\n${item.tool}`;
       const last = this.lastAlert.get(key);
       if (last !== undefined && now - last < windowMs) continue;
-      const { count, sessionIDs } = this.store.countRepeats(directiveId, item.tool, now - windowMs);
+      const { count, sessionIDs } = this.store.countRepeats(directiveId, item.tool, now - windowMs, workspace);
       if (count < rule.threshold) continue;
       this.lastAlert.set(key, now);
       const alert: RepeatAlert = { directiveId, tool: item.tool, count, windowMinutes: rule.windowMinutes, itemId: item.id, sessionIDs, time: now };

@@ -3,23 +3,27 @@ import type { V2Phases } from './trace-model';
 import { str } from './trace-model';
 
 /**
- * Per-directive funnel across every source: shown → acknowledged (any answer) → outcome →
+ * Per-directive funnel across every source: shown → answered (any answer) → outcome →
  * succeeded/failed/partial after shown. Each display counts once, under the effective outcome
- * the gate would use, so the outcome columns add up to `acknowledged`. Releases and open
- * obligations are separate columns (a release is never an acknowledgement), and so are the
- * audit-only events.
+ * the gate would use, so the outcome columns add up to `answered`. Releases and open
+ * obligations are separate columns (a release is never an answer), and so are the audit-only
+ * events. "Acknowledged" is kept for the plugin's own `acknowledged_count` (added by the model).
  */
 
 type Rec = Record<string, unknown>;
 type Origin = FunnelRow['bySource'][number]['origin'];
+/** A funnel row before the model adds what the knowledge records say (priority source, enforcement, acknowledged_count). */
+export type BaseFunnelRow = Pick<FunnelRow, 'entryId' | 'priority' | 'total' | 'bySource'>;
 
 const PRIORITY_ORDER = ['critical', 'high', 'medium', 'low'];
 
 export const FUNNEL_NOTES = [
   'V2 journal displays are authoritative; a legacy retrieval whose trace the journal already holds is not counted again.',
-  'Acknowledged = displays with at least one terminal outcome; the outcome columns count each display once, by the outcome the gate would use.',
-  'Gate releases (denial limit, staleness, session reset) are nonterminal: counted as released, never as acknowledged or applied.',
-  'knowledge-application.jsonl stores an N/A acknowledgement as "acknowledged"; those lines are counted as acknowledged and shown as "N/A stored as acknowledged".',
+  'Answered = displays with at least one answer of any kind (applied, ignored, N/A, contradicted, violated); the outcome columns count each display once, by the outcome the gate would use.',
+  'Acknowledged = the plugin’s effective acknowledged_count (explicit acknowledgements only: acknowledged events and N/A markers, over the counter baseline and both logs), the figure the Knowledge and Directives views show. Applied, ignored or violated answers are not acknowledgements.',
+  'Gate releases (denial limit, staleness, session reset) are nonterminal: counted as released, never as answered or applied.',
+  'knowledge-application.jsonl stores an N/A acknowledgement as "acknowledged"; those lines are counted as answered (outcome n/a) and shown as "N/A stored as acknowledged".',
+  'Legacy displays have no priority of their own: the priority, and "ack required" for critical directives, are derived from the knowledge entry (marked "derived from legacy logs"). Chat-marker answers in knowledge-application.jsonl count for the latest earlier display of the entry in the same session.',
   'knowledge-application.jsonl "shown" lines count only for entries that no retrieval or membership shows (as the plugin rolls up its counters).',
   'Audit only: unacknowledged-criticals.jsonl lines and V2 unacknowledged / no_relevant records; never outcomes. (The released plugin also records a missing delegate ack as a violated answer with reason "unacknowledged"; that one is an outcome.)',
   'A legacy line that repeats a V2 record (same entry, same answer, same session, within 5 s) is the same event logged twice and is counted once, under V2.',
@@ -29,7 +33,7 @@ export const FUNNEL_NOTES = [
 export function emptyCounts(): FunnelCounts {
   return {
     shown: 0,
-    acknowledged: 0,
+    answered: 0,
     applied: 0,
     ignored: 0,
     n_a: 0,
@@ -64,7 +68,7 @@ class Tally {
     if (rank(priority) < rank(row.priority)) row.priority = priority;
   }
 
-  result(): FunnelRow[] {
+  result(): BaseFunnelRow[] {
     return [...this.rows.entries()].map(([entryId, row]) => {
       const total = emptyCounts();
       const bySource = [...row.bySource.entries()].map(([origin, counts]) => {
@@ -86,7 +90,7 @@ export interface FunnelInputs {
   retrievedIds: ReadonlySet<string>;
 }
 
-export function buildFunnel(input: FunnelInputs): FunnelRow[] {
+export function buildFunnel(input: FunnelInputs): BaseFunnelRow[] {
   const tally = new Tally();
   const phaseEntries = new Map<string, Set<string>>();
 
@@ -96,10 +100,11 @@ export function buildFunnel(input: FunnelInputs): FunnelRow[] {
       tally.priority(entry.entryId, entry.priority);
       if (trace.displayedSetKnown) counts.shown++;
       if (entry.effective) {
-        counts.acknowledged++;
+        counts.answered++;
         counts[entry.effective.outcome]++;
       } else if (entry.releases.length) counts.released++;
       else if (entry.obligation === 'ack_required') counts.open++;
+      for (const t of entry.terminals) if (t.origin === 'knowledge-application' && t.outcome === 'n_a') tally.counts(entry.entryId, 'knowledge-application').naStoredAsAcknowledged++;
       for (const audit of entry.audit) {
         const auditCounts = tally.counts(entry.entryId, audit.origin);
         if (audit.kind === 'unacknowledged') auditCounts.unacknowledged++;
@@ -135,7 +140,7 @@ export function buildFunnel(input: FunnelInputs): FunnelRow[] {
   }
   for (const event of input.legacyAcknowledged) {
     const id = str(event.knowledge_id);
-    if (id) tally.counts(id, 'knowledge-events').acknowledged++;
+    if (id) tally.counts(id, 'knowledge-events').answered++;
   }
 
   for (const value of input.application) {
@@ -147,13 +152,14 @@ export function buildFunnel(input: FunnelInputs): FunnelRow[] {
         if (!input.retrievedIds.has(id)) counts.shown++;
         break;
       case 'acknowledged':
-        counts.acknowledged++;
+        counts.answered++;
+        counts.n_a++;
         counts.naStoredAsAcknowledged++;
         break;
       case 'applied':
       case 'ignored':
       case 'violated':
-        counts.acknowledged++;
+        counts.answered++;
         counts[value.result]++;
         break;
     }

@@ -1,3 +1,4 @@
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import { readJsonl, type JsonlReadResult } from '../stores/jsonl-reader';
 import { LEGACY_FILES } from './receipt-format';
@@ -31,6 +32,8 @@ export interface LegacySources {
   unacknowledged: LegacyLog;
   /** `.swarm/events.jsonl`, only the knowledge-application gate lines (warn, deny, *_clear). */
   gateEvents: LegacyLog;
+  /** knowledge-counter-baseline.json (folded history of knowledge-events.jsonl); {} when absent or corrupt, as the plugin treats it. */
+  baseline: Record<string, unknown>;
   linkRedirected: boolean;
 }
 
@@ -48,14 +51,34 @@ async function readLog(file: string, keep: (value: Rec) => boolean = () => true)
 
 const isGateEvent = (value: Rec) => typeof value.event === 'string' && value.event.startsWith('knowledge_application_gate_');
 
+async function readBaseline(file: string): Promise<Record<string, unknown>> {
+  try {
+    const parsed = JSON.parse(await fs.readFile(file, 'utf8')) as unknown;
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
 export async function readLegacySources(paths: LegacyPaths): Promise<LegacySources> {
-  const [events, application, unacknowledged, gateEvents] = await Promise.all([
+  const [events, application, unacknowledged, gateEvents, baseline] = await Promise.all([
     readLog(path.join(paths.knowledgeDir, LEGACY_FILES.events)),
     readLog(path.join(paths.knowledgeDir, LEGACY_FILES.application)),
     readLog(path.join(paths.swarmDir, LEGACY_FILES.unacknowledged)),
     readLog(path.join(paths.swarmDir, 'events.jsonl'), isGateEvent),
+    readBaseline(path.join(paths.knowledgeDir, 'knowledge-counter-baseline.json')),
   ]);
-  return { events, application, unacknowledged, gateEvents, linkRedirected: path.resolve(paths.knowledgeDir) !== path.resolve(paths.swarmDir) };
+  return { events, application, unacknowledged, gateEvents, baseline, linkRedirected: path.resolve(paths.knowledgeDir) !== path.resolve(paths.swarmDir) };
+}
+
+/** `knowledge_application_gate_warn` lines per entry id (the released plugin logs warnings, never denials). */
+export function gateWarningsByEntry(gateEvents: LegacyLog): Map<string, number> {
+  const warnings = new Map<string, number>();
+  for (const { value } of gateEvents.lines) {
+    if (value.event !== 'knowledge_application_gate_warn' || !Array.isArray(value.unacknowledged_critical_ids)) continue;
+    for (const id of new Set(value.unacknowledged_critical_ids)) if (typeof id === 'string') warnings.set(id, (warnings.get(id) ?? 0) + 1);
+  }
+  return warnings;
 }
 
 /** Highest logged denial count per entry id from `knowledge_application_gate_deny` lines. */

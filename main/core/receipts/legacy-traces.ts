@@ -177,7 +177,41 @@ export function buildLegacyTraces(v2: V2Traces, legacy: LegacySources): LegacyTr
   for (const { value } of legacy.application.lines) {
     const kinds = APPLICATION_OUTCOMES[String(value.result)];
     if (kinds && mirror.has(value.knowledgeId, kinds, value.sessionId, value.timestamp)) out.mirrored++;
-    else out.application.push(value);
+    else if (!(kinds && attachMarker(out.traces, value))) out.application.push(value);
   }
   return out;
+}
+
+/**
+ * An answer in knowledge-application.jsonl (an architect chat marker; N/A is stored as
+ * "acknowledged") goes to the display it answers: the latest legacy retrieval in the same session
+ * that showed the entry at or before the answer. Without one it stays a bare application line.
+ */
+function attachMarker(traces: readonly Trace[], value: Rec): boolean {
+  const entryId = str(value.knowledgeId);
+  const sessionId = str(value.sessionId);
+  const ts = str(value.timestamp);
+  const outcome = value.result === 'acknowledged' ? 'n_a' : value.result;
+  if (!entryId || !sessionId || !ts || !isOutcome(outcome)) return false;
+  let target: { trace: Trace; entry: TraceEntry } | null = null;
+  for (const trace of traces) {
+    if (trace.sessionId !== sessionId || !trace.displayedAt || trace.displayedAt > ts) continue;
+    if (target && (target.trace.displayedAt ?? '') > trace.displayedAt) continue;
+    const entry = trace.entries.find((e) => e.entryId === entryId);
+    if (entry) target = { trace, entry };
+  }
+  if (!target) return false;
+  target.entry.terminals.push({
+    outcome,
+    source: 'architect_marker',
+    sourceInferred: true,
+    agent: 'architect',
+    reason: str(value.reason),
+    evidence: null,
+    ts,
+    seq: null,
+    msFromDisplay: msBetween(target.trace.displayedAt, ts),
+    origin: 'knowledge-application',
+  });
+  return true;
 }

@@ -1,6 +1,7 @@
 import { readLegacySources } from './legacy-sources';
 import { readEscapeHatches } from './receipt-config';
-import { buildReceiptsModel, type ReceiptsModel } from './receipts-model';
+import type { FactsLookup } from './directive-facts';
+import { buildReceiptsModel, receiptEntryIds, type ReceiptsModel } from './receipts-model';
 import { verifyReceipts } from './verify-receipts';
 
 export interface ReceiptPaths {
@@ -15,6 +16,8 @@ export interface LoadOptions {
   now?: () => number;
   /** Environment used to find the user plugin config (tests point XDG_CONFIG_HOME elsewhere). */
   env?: Record<string, string | undefined>;
+  /** The knowledge records of the entries the receipts name (priority, enforcement, counters); absent: nothing is derived. */
+  facts?: FactsLookup;
 }
 
 /** Verifies the V2 files, reads the legacy logs and the escape-hatch config, and builds the model. */
@@ -24,5 +27,7 @@ export async function loadReceipts(paths: ReceiptPaths, options: LoadOptions = {
     readLegacySources(paths),
   ]);
   const hatches = readEscapeHatches({ projectDir: paths.projectDir, ...(options.env ? { env: options.env } : {}) });
-  return buildReceiptsModel({ integrity: verified.integrity, journalRecords: verified.journalRecords, archiveRecords: verified.archiveRecords, legacy, hatches });
+  const records = { journalRecords: verified.journalRecords, archiveRecords: verified.archiveRecords, legacy };
+  const facts = options.facts ? await options.facts(receiptEntryIds(records)).catch(() => undefined) : undefined;
+  return buildReceiptsModel({ integrity: verified.integrity, ...records, hatches, ...(facts ? { facts } : {}) });
 }

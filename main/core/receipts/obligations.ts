@@ -1,4 +1,12 @@
 import type { EscapeHatches, Obligation, Trace } from '../../../shared/contract/receipts';
+import type { DirectiveFacts } from './directive-facts';
+
+/** What the gate logs and the knowledge records add to each obligation. */
+export interface ObligationContext {
+  denials: ReadonlyMap<string, number>;
+  gateWarnings: ReadonlyMap<string, number>;
+  facts: ReadonlyMap<string, DirectiveFacts>;
+}
 
 export const unresolvedKey = (traceId: string, entryId: string) => `${traceId}\u0000${entryId}`;
 
@@ -21,7 +29,7 @@ export function unresolvedAtClose(closes: readonly Record<string, unknown>[]): M
 export function buildObligations(
   traces: readonly Trace[],
   hatches: EscapeHatches,
-  denials: ReadonlyMap<string, number>,
+  context: ObligationContext,
   unresolvedAtClose: ReadonlyMap<string, string>,
   nowMs: number,
 ): Obligation[] {
@@ -38,7 +46,8 @@ export function buildObligations(
       const resolvedAt = answer?.ts ?? firstRelease?.ts ?? null;
       const endMs = status === 'open' ? nowMs : resolvedAt ? Date.parse(resolvedAt) : Number.NaN;
       const ageMs = Number.isFinite(shownMs) && Number.isFinite(endMs) ? Math.max(0, endMs - shownMs) : null;
-      const dueMs = Number.isFinite(shownMs) ? shownMs + hatches.gateStalenessMs : Number.NaN;
+      // The staleness release is DOC-ONLY: a display known only from the released plugin's logs is never due.
+      const dueMs = Number.isFinite(shownMs) && !entry.derived ? shownMs + hatches.gateStalenessMs : Number.NaN;
       out.push({
         traceId: trace.traceId,
         entryId: entry.entryId,
@@ -54,10 +63,13 @@ export function buildObligations(
         releases: entry.releases,
         answer,
         answeredAfterRelease: !!(answer && firstRelease && (answer.ts ?? '') > (firstRelease.ts ?? '')),
-        denials: denials.get(entry.entryId) ?? null,
+        denials: context.denials.get(entry.entryId) ?? null,
         stalenessDue: status === 'open' && Number.isFinite(dueMs) && nowMs >= dueMs,
         stalenessDueAt: status === 'open' && Number.isFinite(dueMs) ? new Date(dueMs).toISOString() : null,
         closedUnresolved: unresolvedAtClose.get(unresolvedKey(trace.traceId, entry.entryId)) ?? null,
+        derived: entry.derived,
+        enforcement: context.facts.get(entry.entryId)?.enforcement ?? null,
+        gateWarnings: context.gateWarnings.get(entry.entryId) ?? 0,
       });
     }
   }

@@ -29,6 +29,7 @@ function blank(phase: string, origin: PhaseSummary['origin']): PhaseSummary {
     archiveEligibleAfter: null,
     unresolved: [],
     overrides: [],
+    derived: false,
   };
 }
 
@@ -90,7 +91,26 @@ export function buildPhaseSummaries(traces: readonly Trace[], phases: V2Phases, 
     if (!s.closedAt) applyClose(s, { closed_at: summary.closed_at });
   }
 
+  // No phase_close on legacy data: the `outcome` events written at phase completion say it completed.
+  const legacyEnds = new Map<string, { at: string; outcome: string }>();
+  for (const event of phases.legacyOutcomes ?? []) {
+    const phase = str(event.phase);
+    const at = str(event.timestamp) ?? '';
+    if (!phase) continue;
+    const known = legacyEnds.get(phase);
+    if (!known || at >= known.at) legacyEnds.set(phase, { at, outcome: str(event.outcome) ?? 'unknown' });
+  }
   for (const s of byPhase.values()) {
+    const end = legacyEnds.get(s.phase);
+    if (s.origin !== 'legacy' || s.closedAt !== null || !end) continue;
+    s.state = 'completed_legacy';
+    s.derived = true;
+    s.closedAt = end.at || null;
+    s.phaseOutcome = end.outcome;
+  }
+
+  for (const s of byPhase.values()) {
+    if (s.state === 'completed_legacy') continue;
     const reopened = s.closedAt !== null && (lastDisplay.get(s.phase) ?? '') > s.closedAt;
     if (s.closedAt === null || reopened) s.state = s.origin === 'legacy' ? 'no_close_record' : 'open';
     else if (archivedPhases.has(s.phase)) s.state = 'archived';

@@ -182,8 +182,8 @@ describe('funnel per directive', () => {
   const row = (id: string) => funnelOf(model, { entry: id, offset: 0, limit: 10 }).rows[0];
 
   it('adds V2 and legacy sources without counting an answer logged in two places twice', () => {
-    expect(row(A)?.total).toMatchObject({ shown: 3, acknowledged: 4, applied: 3, ignored: 1, succeeded: 1, released: 0, open: 0 });
-    expect(row(A)?.bySource.map((s) => [s.origin, s.counts.shown, s.counts.acknowledged])).toEqual([
+    expect(row(A)?.total).toMatchObject({ shown: 3, answered: 4, applied: 3, ignored: 1, succeeded: 1, released: 0, open: 0 });
+    expect(row(A)?.bySource.map((s) => [s.origin, s.counts.shown, s.counts.answered])).toEqual([
       ['v2', 2, 2],
       ['knowledge-events', 1, 1],
       ['knowledge-application', 0, 1],
@@ -191,14 +191,14 @@ describe('funnel per directive', () => {
   });
 
   it('shows the legacy N/A-as-acknowledged down-conversion as such', () => {
-    expect(row(H)?.total).toMatchObject({ shown: 1, acknowledged: 1, naStoredAsAcknowledged: 1, n_a: 0 });
+    expect(row(H)?.total).toMatchObject({ shown: 1, answered: 1, naStoredAsAcknowledged: 1, n_a: 1 });
   });
 
   it('counts releases, open obligations, audit-only events and phase outcomes in their own columns', () => {
-    expect(row(C)?.total).toMatchObject({ shown: 1, acknowledged: 0, released: 1, unacknowledged: 1 });
-    expect(row(D)?.total).toMatchObject({ shown: 1, acknowledged: 0, open: 1, unacknowledged: 1 });
+    expect(row(C)?.total).toMatchObject({ shown: 1, answered: 0, released: 1, unacknowledged: 1 });
+    expect(row(D)?.total).toMatchObject({ shown: 1, answered: 0, open: 1, unacknowledged: 1 });
     // The collector's missing ack: an outcome (violated, reason unacknowledged) plus the audit-only line.
-    expect(row(F)?.total).toMatchObject({ shown: 1, acknowledged: 2, n_a: 1, violated: 1, unacknowledged: 1 });
+    expect(row(F)?.total).toMatchObject({ shown: 1, answered: 2, n_a: 1, violated: 1, unacknowledged: 1 });
     expect(row(E)?.total).toMatchObject({ shown: 1, violated: 1, failed: 1 });
     expect(row(A)?.priority).toBe('critical');
   });
@@ -208,7 +208,7 @@ describe('phase summaries', () => {
   it('gives each phase its close state and grace period', () => {
     const { phases } = phasesOf(model, NOW);
     expect(phases.map((p) => [p.phase, p.origin, p.state, p.phaseOutcome, p.graceDays])).toEqual([
-      ['Phase 2', 'legacy', 'no_close_record', null, null],
+      ['Phase 2', 'legacy', 'completed_legacy', 'success', null], // derived from its legacy outcome events
       ['Phase 3', 'v2', 'in_grace', 'failure', 7],
       ['Phase 4', 'v2', 'open', null, null],
     ]);

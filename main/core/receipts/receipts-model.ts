@@ -1,7 +1,9 @@
 import type { z } from 'zod';
 import type { EscapeHatches, FunnelRow, Integrity, Obligation, PhaseSummary, SourceStatus, Trace, TracesInput, TracesPage } from '../../../shared/contract/receipts';
+import { buildCounterRollups } from '../knowledge/counters';
+import { type DirectiveFacts, effectiveAcknowledged } from './directive-facts';
 import { buildFunnel, FUNNEL_NOTES } from './funnel';
-import { denialsByEntry, type LegacyLog, type LegacySources } from './legacy-sources';
+import { denialsByEntry, gateWarningsByEntry, type LegacyLog, type LegacySources } from './legacy-sources';
 import { buildLegacyTraces } from './legacy-traces';
 import { buildObligations, unresolvedAtClose } from './obligations';
 import { buildPhaseSummaries } from './phase-summaries';
@@ -20,6 +22,8 @@ export interface ModelInput {
   archiveRecords: readonly Rec[];
   legacy: LegacySources;
   hatches: EscapeHatches;
+  /** The knowledge records of the entries the receipts name (see `receiptEntryIds`); absent: nothing is derived. */
+  facts?: ReadonlyMap<string, DirectiveFacts>;
 }
 
 export interface ReceiptsModel {
@@ -31,21 +35,73 @@ export interface ReceiptsModel {
   funnel: FunnelRow[];
   funnelNotes: string[];
   denials: ReadonlyMap<string, number>;
+  gateWarnings: ReadonlyMap<string, number>;
+  facts: ReadonlyMap<string, DirectiveFacts>;
   sources: SourceStatus[];
+}
+
+const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+
+/** Every entry id the journal, archive and legacy logs name: the entries whose knowledge records the model needs. */
+export function receiptEntryIds(input: Pick<ModelInput, 'journalRecords' | 'archiveRecords' | 'legacy'>): string[] {
+  const ids = new Set<string>();
+  const add = (value: unknown) => typeof value === 'string' && value && ids.add(value);
+  const visitEntries = (list: unknown) => {
+    for (const e of Array.isArray(list) ? (list as Rec[]) : []) add(e?.entry_id);
+  };
+  for (const r of [...input.journalRecords, ...input.archiveRecords]) {
+    add(r.entry_id);
+    visitEntries(r.entries);
+    for (const t of Array.isArray(r.traces) ? (r.traces as Rec[]) : []) visitEntries(t?.entries);
+  }
+  for (const { value } of input.legacy.events.lines) {
+    add(value.knowledge_id);
+    for (const id of strings(value.result_ids)) add(id);
+  }
+  for (const { value } of input.legacy.application.lines) add(value.knowledgeId);
+  for (const { value } of input.legacy.unacknowledged.lines) add(value.knowledge_id);
+  for (const { value } of input.legacy.gateEvents.lines) for (const id of [...strings(value.unacknowledged_critical_ids), ...strings(value.entry_ids)]) add(id);
+  return [...ids];
+}
+
+/**
+ * Legacy displays carry no priority and no obligation. Take both from the entry's knowledge record
+ * (critical = ack required, as `critical_requires_ack` defaults), flagged "derived from legacy logs".
+ */
+function deriveFromKnowledge(traces: readonly Trace[], facts: ReadonlyMap<string, DirectiveFacts>): void {
+  for (const trace of traces) {
+    if (trace.origin === 'v2' || trace.origin === 'archive') continue;
+    for (const entry of trace.entries) {
+      const priority = facts.get(entry.entryId)?.priority;
+      if (entry.priority !== null || !priority) continue;
+      entry.priority = priority;
+      entry.derived = true;
+      if (trace.displayedSetKnown && entry.obligation === null) entry.obligation = priority === 'critical' ? 'ack_required' : 'advisory';
+    }
+  }
 }
 
 export function buildReceiptsModel(input: ModelInput): ReceiptsModel {
   const v2 = buildV2Traces(input.journalRecords, input.archiveRecords);
   const legacy = buildLegacyTraces(v2, input.legacy);
   const traces = [...v2.traces, ...legacy.traces, ...v2.unlinked, ...legacy.unlinked];
+  const facts = input.facts ?? new Map<string, DirectiveFacts>();
+  /** Entries whose priority a V2 membership recorded (everything else is derived from the knowledge entry). */
+  const recordedPriority = new Set(traces.flatMap((t) => t.entries.filter((e) => e.priority !== null).map((e) => e.entryId)));
+  deriveFromKnowledge(traces, facts);
   for (const trace of traces) for (const entry of trace.entries) settle(entry);
+  const rollups = buildCounterRollups({
+    baseline: input.legacy.baseline,
+    events: input.legacy.events.lines.map((l) => l.value),
+    applicationLog: input.legacy.application.lines.map((l) => l.value),
+  });
   const distinct = (values: (string | null)[]) => [...new Set(values.filter((v): v is string => !!v))].sort();
   return {
     integrity: input.integrity,
     hatches: input.hatches,
     traces,
     traceFacets: { phases: distinct(traces.map((t) => t.phase)), agents: distinct(traces.map((t) => t.agent)), sessions: distinct(traces.map((t) => t.sessionId)) },
-    phases: v2.phases,
+    phases: { ...v2.phases, legacyOutcomes: legacy.outcomes },
     funnel: buildFunnel({
       traces,
       phases: v2.phases,
@@ -53,9 +109,15 @@ export function buildReceiptsModel(input: ModelInput): ReceiptsModel {
       legacyAcknowledged: legacy.acknowledged,
       application: legacy.application,
       retrievedIds: legacy.retrievedIds,
+    }).map((row) => {
+      const fact = facts.get(row.entryId);
+      const derive = !recordedPriority.has(row.entryId) && !!fact?.priority;
+      return { ...row, priority: derive ? (fact?.priority ?? null) : row.priority, priorityDerived: derive, enforcement: fact?.enforcement ?? null, acknowledged: effectiveAcknowledged(fact, rollups.get(row.entryId)) };
     }),
     funnelNotes: FUNNEL_NOTES,
     denials: denialsByEntry(input.legacy.gateEvents),
+    gateWarnings: gateWarningsByEntry(input.legacy.gateEvents),
+    facts,
     sources: buildSources(input.integrity, input.legacy),
   };
 }
@@ -87,7 +149,7 @@ export function tracesPage(model: ReceiptsModel, filter: z.output<typeof TracesI
 }
 
 export function obligationsOf(model: ReceiptsModel, filter: { phase?: string | undefined; status: 'open' | 'released' | 'answered' | 'all' }, nowMs: number) {
-  const all = buildObligations(model.traces, model.hatches, model.denials, unresolvedAtClose(model.phases.closes), nowMs).filter((o) => !filter.phase || o.phase === filter.phase);
+  const all = buildObligations(model.traces, model.hatches, { denials: model.denials, gateWarnings: model.gateWarnings, facts: model.facts }, unresolvedAtClose(model.phases.closes), nowMs).filter((o) => !filter.phase || o.phase === filter.phase);
   const count = (status: Obligation['status']) => all.filter((o) => o.status === status).length;
   return {
     now: new Date(nowMs).toISOString(),

@@ -35,6 +35,7 @@ export function newEntry(fields: Partial<TraceEntry> & { entryId: string }): Tra
     terminals: [],
     releases: [],
     audit: [],
+    derived: false,
     ...fields,
   };
 }
@@ -64,6 +65,8 @@ export interface V2Phases {
   graceFromCheckpoint: Rec[];
   /** closed_summary records from the archive. */
   archived: Rec[];
+  /** Legacy `outcome` events (knowledge-events.jsonl) not already said by a V2 phase_close. */
+  legacyOutcomes?: Rec[];
 }
 
 export interface V2Traces {

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConsoleError } from '../../../shared/contract';
-import { ensureDemoWorkspace } from '../demo/ensure-demo';
+import { demoHiveFor, ensureDemoWorkspace } from '../demo/ensure-demo';
+import { RELEASED_PROJECT, RELEASED_WORKTREE } from '../demo/released/ids';
 import { resolvePluginDataDir, type PlatformEnv, currentPlatformEnv } from '../paths/platform-data-dir';
 import { resolveWorkspacePaths, Workspace } from './workspace';
 
@@ -18,6 +19,13 @@ interface RecentProject {
 }
 
 const MAX_RECENT = 12;
+
+/** Which plugin shape a demo project stands for, for the switcher. */
+function demoNote(name: string): string {
+  return [RELEASED_PROJECT, RELEASED_WORKTREE].includes(name as never)
+    ? 'Written as the released opencode-swarm 7.103.2 writes: legacy receipts only, gate warnings, a linked worktree pair, its own hive.'
+    : 'Every format the console reads, including V2 receipts and logged denials the released plugin does not write yet.';
+}
 
 /** Owns the one open workspace and the list of recent ones (the console's own state, never a store). */
 export class WorkspaceManager {
@@ -53,7 +61,7 @@ export class WorkspaceManager {
       const demo = ensureDemoWorkspace(this.userDataDir);
       projectDir = request.project === null ? demo.projectDir : path.resolve(request.project);
       if (!fs.existsSync(projectDir)) throw new ConsoleError('not_found', `Demo project does not exist: ${projectDir}`);
-      hiveDir = request.hive ?? demo.hiveDir;
+      hiveDir = request.hive ?? demoHiveFor(demo, projectDir);
       hiveSource = request.hive ? 'flag' : 'demo';
     } else {
       projectDir = path.resolve(request.project as string);
@@ -83,13 +91,13 @@ export class WorkspaceManager {
   }
 
   /** The generated demo's projects (each folder under `<userData>/demo` that holds a `.swarm/`). */
-  demoProjects(): { path: string; name: string }[] {
+  demoProjects(): { path: string; name: string; note: string }[] {
     const demoRoot = path.join(this.userDataDir, 'demo');
     if (!fs.existsSync(demoRoot)) return [];
     return fs
       .readdirSync(demoRoot, { withFileTypes: true })
       .filter((entry) => entry.isDirectory() && fs.existsSync(path.join(demoRoot, entry.name, '.swarm')))
-      .map((entry) => ({ path: path.join(demoRoot, entry.name), name: entry.name }))
+      .map((entry) => ({ path: path.join(demoRoot, entry.name), name: entry.name, note: demoNote(entry.name) }))
       .sort((a, b) => a.name.localeCompare(b.name));
   }
 

@@ -28,7 +28,7 @@ export function ProjectSwitcher() {
         <div class="project-popover" role="dialog" aria-label="Switch project">
           <For each={workspace.info()?.demoProjects ?? []} fallback={<button type="button" class="project-option" onClick={() => choose(null)}>Demo workspace</button>}>
             {(demo) => (
-              <button type="button" class="project-option" title={demo.path} onClick={() => choose(demo.path)}>
+              <button type="button" class="project-option" title={demo.note ? `${demo.note}\n${demo.path}` : demo.path} onClick={() => choose(demo.path)}>
                 Demo: {demo.name}
               </button>
             )}

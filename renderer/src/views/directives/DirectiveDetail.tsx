@@ -3,6 +3,7 @@ import type { DirectiveRow } from '../../../../shared/contract/knowledge';
 import { Badge, PriorityBadge, StatusBadge } from '../knowledge/Badge';
 import { MaturityPanel } from '../knowledge/detail-sections';
 import { expiryText, fixed, when } from '../knowledge/format';
+import { createQuery } from '../../api/query';
 import { Funnel } from './Funnel';
 
 function List(props: { items: string[] }) {
@@ -18,6 +19,9 @@ function List(props: { items: string[] }) {
 /** One directive: its v2 fields, the outcome funnel and the skill maturity verdict. */
 export function DirectiveDetail(props: { row: DirectiveRow }): JSX.Element {
   const d = () => props.row;
+  // "answered" (displays with any answer) comes from the receipts; "acknowledged" is the entry's own counter.
+  const receipts = createQuery('receipts.funnel', () => ({ entry: props.row.id, limit: 1 }));
+  const answered = () => receipts.data()?.rows.find((r) => r.entryId === props.row.id)?.total.answered ?? null;
   return (
     <section class="detail" aria-label="Directive detail" data-testid="directive-detail">
       <p class="lesson-text" data-testid="directive-lesson">
@@ -46,7 +50,7 @@ export function DirectiveDetail(props: { row: DirectiveRow }): JSX.Element {
       </dl>
 
       <h3>Outcome funnel</h3>
-      <Funnel funnel={d().funnel} signal={d().signal} />
+      <Funnel funnel={d().funnel} signal={d().signal} answered={answered()} />
 
       <h3>Skill maturity gate</h3>
       <MaturityPanel verdict={d().maturity} />

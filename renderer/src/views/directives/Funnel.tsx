@@ -1,9 +1,13 @@
-import { For, type JSX } from 'solid-js';
+import { For, Show, type JSX } from 'solid-js';
 import type { DirectiveRow } from '../../../../shared/contract/knowledge';
+import { ACKNOWLEDGED_RULE, ANSWERED_RULE } from '../../components/ack-terms';
 import { signed } from '../knowledge/format';
 
-/** shown → acknowledged → applied / ignored / n/a / contradicted / violated, then the post-phase outcomes. */
-export function Funnel(props: { funnel: DirectiveRow['funnel']; signal: number }): JSX.Element {
+/**
+ * shown → answered (from the receipts, when known) and acknowledged (the plugin's counter) →
+ * applied / ignored / n/a / contradicted / violated, then the post-phase outcomes.
+ */
+export function Funnel(props: { funnel: DirectiveRow['funnel']; signal: number; answered?: number | null }): JSX.Element {
   const f = () => props.funnel;
   const outcomes = (): [string, number, string][] => [
     ['applied', f().applied, 'applied'],
@@ -19,7 +23,12 @@ export function Funnel(props: { funnel: DirectiveRow['funnel']; signal: number }
           shown <b>{f().shown}</b>
         </span>
         <span class="arrow">→</span>
-        <span class="step">
+        <Show when={props.answered !== undefined && props.answered !== null}>
+          <span class="step" title={ANSWERED_RULE} data-testid="funnel-answered">
+            answered <b>{props.answered}</b>
+          </span>
+        </Show>
+        <span class="step" title={ACKNOWLEDGED_RULE} data-testid="funnel-acknowledged">
           acknowledged <b>{f().acknowledged}</b>
         </span>
         <span class="arrow">→</span>

@@ -1,14 +1,15 @@
 import { For, Show, type JSX } from 'solid-js';
 import type { EffectiveOutcomes, EntryDetail, MaturityVerdict } from '../../../../shared/contract/knowledge';
+import { ACKNOWLEDGED_RULE } from '../../components/ack-terms';
 import { Badge } from './Badge';
 import { count, fixed, signed, when } from './format';
 
 /** Effective counters, with the frozen pre-v2 counters kept apart and labelled. */
 export function CountersTable(props: { outcomes: EffectiveOutcomes }): JSX.Element {
   const o = () => props.outcomes;
-  const rows = (): [string, number][] => [
+  const rows = (): [string, number, string?][] => [
     ['shown', o().shown_count],
-    ['acknowledged', o().acknowledged_count],
+    ['acknowledged', o().acknowledged_count, ACKNOWLEDGED_RULE],
     ['applied', o().applied_explicit_count],
     ['ignored', o().ignored_count],
     ['n/a (events only)', o().n_a_count],
@@ -23,9 +24,11 @@ export function CountersTable(props: { outcomes: EffectiveOutcomes }): JSX.Eleme
       <table class="data compact">
         <tbody>
           <For each={rows()}>
-            {([label, value]) => (
+            {([label, value, rule]) => (
               <tr>
-                <th scope="row">{label}</th>
+                <th scope="row" title={rule}>
+                  {label}
+                </th>
                 <td class="num">{count(value)}</td>
               </tr>
             )}

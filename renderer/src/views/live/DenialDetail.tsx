@@ -47,7 +47,7 @@ export function DenialDetail(props: { item: FeedItem; onJump: (target: 'entry' |
             <h4>What the session did next</h4>
             <p>
               <b>{OUTCOME_LABEL[f().outcome]}</b>
-              {f().acknowledged.length ? ` · acknowledged ${f().acknowledged.join(', ')}` : ' · no acknowledgement seen'}
+              {f().acknowledged.length ? ` · answered with ${f().acknowledged.join(', ')}` : ' · no answer marker seen'}
             </p>
             <ol class="small">
               <For each={f().actions}>{(a) => <li>{`${new Date(a.time).toLocaleTimeString()} — ${a.text}`}</li>}</For>

@@ -1,5 +1,6 @@
 import { Match, Show, Switch } from 'solid-js';
 import { createQuery } from '../../api/query';
+import { ACKNOWLEDGED_RULE, ANSWERED_RULE } from '../../components/ack-terms';
 
 /**
  * What the console knows about one directive a denial names: the entry (lesson, priority,
@@ -11,7 +12,7 @@ export function DirectiveCard(props: { id: string; onJump: (target: 'entry' | 'r
   const funnel = createQuery('receipts.funnel', () => ({ entry: props.id, limit: 1 }));
   const obligations = createQuery('receipts.obligations', () => ({ status: 'open' as const }));
   const found = () => entry.data()?.items[0];
-  const counts = () => funnel.data()?.rows.find((r) => r.entryId === props.id)?.total;
+  const row = () => funnel.data()?.rows.find((r) => r.entryId === props.id);
   const open = () => obligations.data()?.obligations.filter((o) => o.entryId === props.id).length;
 
   return (
@@ -50,9 +51,17 @@ export function DirectiveCard(props: { id: string; onJump: (target: 'entry' | 'r
           <p class="muted small">Not in this workspace's stores (another project, or an id the plugin made up).</p>
         </Match>
       </Switch>
-      <p class="small muted">
-        <Show when={counts()} fallback={'receipts: none recorded'}>
-          {(c) => `receipts: shown ${c().shown}, acknowledged ${c().acknowledged}, applied ${c().applied}, ignored ${c().ignored}, violated ${c().violated}`}
+      <p class="small muted" data-testid="directive-receipts">
+        <Show when={row()} fallback={'receipts: none recorded'}>
+          {(r) => (
+            <>
+              {`receipts: shown ${r().total.shown}, `}
+              <span title={ANSWERED_RULE} data-testid="card-answered">{`answered ${r().total.answered}`}</span>
+              {', '}
+              <span title={ACKNOWLEDGED_RULE} data-testid="card-acknowledged">{`acknowledged ${r().acknowledged ?? '—'}`}</span>
+              {`, applied ${r().total.applied}, ignored ${r().total.ignored}, violated ${r().total.violated}`}
+            </>
+          )}
         </Show>
         <Show when={open() !== undefined}>{` · open obligations: ${open()}`}</Show>
       </p>

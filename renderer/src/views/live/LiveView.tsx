@@ -2,6 +2,7 @@ import { createMemo, For, onCleanup, Show } from 'solid-js';
 import type { FeedFilter, FeedItem } from '../../../../shared/contract/live';
 import { useApi } from '../../api/port';
 import { useRouter } from '../../state/router-context';
+import { useWorkspace } from '../../state/workspace';
 import { CountersPanel } from './CountersPanel';
 import { DenialDetail } from './DenialDetail';
 import { FeedFilters } from './FeedFilters';
@@ -27,7 +28,8 @@ export function LiveView() {
   const router = useRouter();
   const params = () => router.route().params;
   const filter = createMemo<FeedFilter>(() => filterFromParams(params()), {}, { equals: (a, b) => JSON.stringify(a) === JSON.stringify(b) });
-  const store = createLiveStore(api, filter, notifyRepeat);
+  const workspace = useWorkspace();
+  const store = createLiveStore(api, filter, notifyRepeat, workspace.epoch);
   const selected = createMemo(() => store.items().find((i) => i.id === params().sel) ?? null);
   let search: HTMLInputElement | undefined;
 

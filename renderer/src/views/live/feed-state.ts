@@ -110,7 +110,7 @@ export function relativeTime(time: number, now: number): string {
 
 export const OUTCOME_LABEL: Record<string, string> = {
   pending: 'no reaction yet',
-  retried_ok: 'acknowledged & retried: ran',
+  retried_ok: 'answered & retried: ran',
   retried_denied: 'retried: denied again',
   gave_up: 'gave up (turn ended)',
 };

@@ -33,7 +33,11 @@ export interface LiveStore {
   dismissAlert(alert: RepeatAlert): void;
 }
 
-export function createLiveStore(api: ConsoleApi, filter: Accessor<FeedFilter>, onAlert: (alert: RepeatAlert) => void): LiveStore {
+/**
+ * `workspaceEpoch` changes when another workspace is opened: live history belongs to its workspace,
+ * so the feed, counters, sessions and alerts start over from what the new one holds.
+ */
+export function createLiveStore(api: ConsoleApi, filter: Accessor<FeedFilter>, onAlert: (alert: RepeatAlert) => void, workspaceEpoch: Accessor<number> = () => 0): LiveStore {
   const [servers, setServers] = createSignal<ServerInfo[]>([]);
   const [sessions, setSessions] = createSignal<SessionInfo[]>([]);
   const [items, setItems] = createSignal<FeedItem[]>([]);
@@ -98,6 +102,18 @@ export function createLiveStore(api: ConsoleApi, filter: Accessor<FeedFilter>, o
     void loadFirst();
     refreshSide();
   }));
+  createEffect(on(workspaceEpoch, () => {
+    pending = [];
+    pendingRemoved = [];
+    batch(() => {
+      setItems([]);
+      setAlerts([]);
+      setCounters([]);
+    });
+    void loadFirst();
+    refreshSide();
+    void refreshSessions();
+  }, { defer: true }));
 
   api.call('live.servers', {}).then((fetched) => setServers((list) => mergeServerList(list, fetched)), fail);
   api.call('live.rules', {}).then(setRuleSignal, fail);

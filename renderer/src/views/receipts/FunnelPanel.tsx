@@ -1,5 +1,7 @@
 import { createSignal, For, Show, type JSX } from 'solid-js';
 import type { FunnelCounts, FunnelRow } from '../../../../shared/contract/receipts';
+import { ACKNOWLEDGED_RULE, ANSWERED_RULE } from '../../components/ack-terms';
+import { DerivedBadge } from '../../components/DerivedBadge';
 import { originLabel, shortId } from './format';
 import { LessonText } from './LessonText';
 
@@ -11,13 +13,16 @@ const OUTCOME_COLUMNS: [keyof FunnelCounts, string][] = [
   ['violated', 'violated'],
 ];
 
-function Cells(props: { c: FunnelCounts }): JSX.Element {
+function Cells(props: { c: FunnelCounts; acknowledged: number | null | undefined }): JSX.Element {
   const c = () => props.c;
   return (
     <>
       <td class="num">{c().shown}</td>
-      <td class="num">
-        {c().acknowledged}
+      <td class="num" data-testid="funnel-answered" title={ANSWERED_RULE}>
+        {c().answered}
+      </td>
+      <td class="num" data-testid="funnel-acknowledged" title={ACKNOWLEDGED_RULE}>
+        {props.acknowledged === undefined ? '' : (props.acknowledged ?? '—')}
         <Show when={c().naStoredAsAcknowledged > 0}>
           <div class="muted" title="knowledge-application.jsonl stores an N/A acknowledgement as acknowledged">
             {c().naStoredAsAcknowledged} N/A stored as acknowledged
@@ -35,7 +40,10 @@ function Cells(props: { c: FunnelCounts }): JSX.Element {
   );
 }
 
-/** shown → acknowledged → applied/ignored/n_a/contradicted/violated → succeeded/failed after shown, per directive. */
+/**
+ * shown → answered → applied/ignored/n_a/contradicted/violated → succeeded/failed after shown, per
+ * directive, beside the plugin's acknowledged_count (per directive, not per source).
+ */
 export function FunnelPanel(props: { rows: FunnelRow[]; total: number; notes: string[]; entry: string | undefined; onEntry: (entry: string | null) => void }): JSX.Element {
   const [expanded, setExpanded] = createSignal<string | null>(null);
   return (
@@ -50,7 +58,12 @@ export function FunnelPanel(props: { rows: FunnelRow[]; total: number; notes: st
           <tr>
             <th>Directive</th>
             <th class="num">Shown</th>
-            <th class="num">Acknowledged</th>
+            <th class="num" title={ANSWERED_RULE}>
+              Answered
+            </th>
+            <th class="num" title={ACKNOWLEDGED_RULE}>
+              Acknowledged
+            </th>
             <For each={OUTCOME_COLUMNS}>{([, label]) => <th class="num">{label}</th>}</For>
             <th class="num">Succeeded</th>
             <th class="num">Failed</th>
@@ -69,17 +82,29 @@ export function FunnelPanel(props: { rows: FunnelRow[]; total: number; notes: st
                     <span class="mono" title={row.entryId}>
                       {shortId(row.entryId)}
                     </span>{' '}
-                    <span class={`badge ${row.priority === 'critical' || row.priority === 'high' ? row.priority : 'muted'}`}>{row.priority ?? '—'}</span>
+                    <span class={`badge ${row.priority === 'critical' || row.priority === 'high' ? row.priority : 'muted'}`} data-testid="funnel-priority">
+                      {row.priority ?? '—'}
+                    </span>
+                    <Show when={row.enforcement === 'enforce'}>
+                      {' '}
+                      <span class="badge danger" title="enforcement_mode: enforce (escalated)">
+                        enforce
+                      </span>
+                    </Show>
+                    <Show when={row.priorityDerived}>
+                      {' '}
+                      <DerivedBadge />
+                    </Show>
                     <LessonText id={row.entryId} />
                   </td>
-                  <Cells c={row.total} />
+                  <Cells c={row.total} acknowledged={row.acknowledged} />
                 </tr>
                 <Show when={expanded() === row.entryId}>
                   <For each={row.bySource}>
                     {(s) => (
                       <tr class="funnel-source" data-testid="funnel-source">
                         <td class="muted">↳ {originLabel(s.origin)}</td>
-                        <Cells c={s.counts} />
+                        <Cells c={s.counts} acknowledged={undefined} />
                       </tr>
                     )}
                   </For>

@@ -1,7 +1,9 @@
 import { For, Show, type JSX } from 'solid-js';
 import type { Obligation } from '../../../../shared/contract/receipts';
+import { DerivedBadge } from '../../components/DerivedBadge';
 import { duration, originLabel, outcomeLabel, releaseLabel, shortId, sourceLabel, utc } from './format';
 import { LessonText } from './LessonText';
+import { neverAnswered, type NeverAnswered } from './never-answered';
 
 type ObligationsData = {
   now: string;
@@ -27,7 +29,7 @@ function Fate(props: { o: Obligation; maxDenials: number }): JSX.Element {
           <div data-testid="release">
             <span class="badge warn">{releaseLabel(r.kind)}</span> {r.ts ? `${utc(r.ts)}, ` : ''}
             {duration(r.msFromDisplay)} after display{r.tool ? `, let ${r.tool} through` : ''}
-            {r.denialCount !== null ? `, denials ${r.denialCount}/${r.maxGateDenials ?? props.maxDenials}` : ''} — <i>nonterminal: not an acknowledgement, never counted as application</i>
+            {r.denialCount !== null ? `, denials ${r.denialCount}/${r.maxGateDenials ?? props.maxDenials}` : ''} — <i>nonterminal: not an answer, never counted as application</i>
           </div>
         )}
       </For>
@@ -53,6 +55,39 @@ function Fate(props: { o: Obligation; maxDenials: number }): JSX.Element {
   );
 }
 
+/** The operator's question answered first: critical directives shown and never answered. */
+function NeverAnsweredList(props: { items: NeverAnswered[] }): JSX.Element {
+  return (
+    <div data-testid="never-answered">
+      <h4>Shown and never answered</h4>
+      <Show when={props.items.length} fallback={<p class="muted">Every critical directive that was shown got an answer at least once.</p>}>
+        <ul class="plain">
+          <For each={props.items}>
+            {(n) => (
+              <li data-testid="never-answered-item" data-entry={n.entryId}>
+                <a class="mono" href={`#/knowledge?open=${encodeURIComponent(n.entryId)}`} title={n.entryId}>
+                  {shortId(n.entryId)}
+                </a>{' '}
+                <span class="badge critical">{n.priority ?? '—'}</span>
+                {n.enforcement === 'enforce' ? (
+                  <>
+                    {' '}
+                    <span class="badge danger" title="enforcement_mode: enforce (escalated)">
+                      enforce
+                    </span>
+                  </>
+                ) : null}{' '}
+                shown <b data-testid="never-answered-displays">{n.displays}</b> time(s), {utc(n.firstShown)} – {utc(n.lastShown)}, never answered
+                {n.gateWarnings ? `; named by ${n.gateWarnings} gate warning(s) in events.jsonl` : ''} {n.derived ? <DerivedBadge /> : null}
+              </li>
+            )}
+          </For>
+        </ul>
+      </Show>
+    </div>
+  );
+}
+
 /**
  * Displayed ack-required (critical) directives per phase: which are still open, which the gate
  * released without an answer, and which the agent answered.
@@ -60,6 +95,8 @@ function Fate(props: { o: Obligation; maxDenials: number }): JSX.Element {
 export function ObligationsPanel(props: { data: ObligationsData; phase: string | undefined }): JSX.Element {
   const d = () => props.data;
   const total = () => d().counts.open + d().counts.released + d().counts.answered;
+  /** Every display derived from the released plugin's logs: the DOC-ONLY escape hatches do not apply. */
+  const legacyOnly = () => d().obligations.length > 0 && d().obligations.every((o) => o.derived);
   return (
     <section class="panel" data-testid="obligations">
       <h3>Obligations{props.phase ? ` — ${props.phase}` : ''}</h3>
@@ -68,12 +105,28 @@ export function ObligationsPanel(props: { data: ObligationsData; phase: string |
         <b>{d().counts.answered} answered by the agent</b>
         {d().counts.releasedThenAnswered ? ` (${d().counts.releasedThenAnswered} of them only after a gate release)` : ''}.
       </p>
-      <p class="muted" data-testid="escape-hatches">
-        Gate escape hatches: max_gate_denials {d().escapeHatches.maxGateDenials}, gate_staleness_ms {d().escapeHatches.gateStalenessMs} ({duration(d().escapeHatches.gateStalenessMs)}) —{' '}
-        {d().escapeHatches.source === 'config' ? `from ${d().escapeHatches.configFiles.join(', ')}` : 'documented defaults (not set in the plugin config)'}; a session reset releases too. Times are UTC, ages as of {utc(d().now)}.
-      </p>
+      <Show
+        when={!legacyOnly()}
+        fallback={
+          <p class="muted" data-testid="escape-hatches">
+            These displays are known only from the released plugin’s legacy logs. That plugin has no gate escape hatch: a critical directive stays pending until the agent answers it
+            (max_gate_denials and gate_staleness_ms are documented for a later version). Times are UTC, ages as of {utc(d().now)}.
+          </p>
+        }
+      >
+        <p class="muted" data-testid="escape-hatches">
+          Gate escape hatches: max_gate_denials {d().escapeHatches.maxGateDenials}, gate_staleness_ms {d().escapeHatches.gateStalenessMs} ({duration(d().escapeHatches.gateStalenessMs)}) —{' '}
+          {d().escapeHatches.source === 'config' ? `from ${d().escapeHatches.configFiles.join(', ')}` : 'documented defaults (not set in the plugin config)'}; a session reset releases too. Times are UTC, ages as of {utc(d().now)}.
+        </p>
+      </Show>
       <For each={d().escapeHatches.problems}>{(p) => <p class="error">{p}</p>}</For>
-      <Show when={d().obligations.length > 0} fallback={<p class="muted">No ack-required directive was displayed{props.phase ? ` in ${props.phase}` : ''}.</p>}>
+      <Show when={d().obligations.length > 0}>
+        <NeverAnsweredList items={neverAnswered(d().obligations)} />
+      </Show>
+      <Show
+        when={d().obligations.length > 0}
+        fallback={<p class="muted">No critical (ack-required) directive was displayed{props.phase ? ` in ${props.phase}` : ''}, in the V2 journal or in the legacy logs.</p>}
+      >
         <table class="data">
           <thead>
             <tr>
@@ -96,6 +149,14 @@ export function ObligationsPanel(props: { data: ObligationsData; phase: string |
                       {shortId(o.entryId)}
                     </span>{' '}
                     <span class="muted">{o.priority ?? ''}</span>
+                    <Show when={o.enforcement === 'enforce'}>
+                      {' '}
+                      <span class="badge danger">enforce</span>
+                    </Show>
+                    <Show when={o.derived}>
+                      {' '}
+                      <DerivedBadge />
+                    </Show>
                     <LessonText id={o.entryId} />
                     <div class="muted mono" title={o.traceId}>
                       trace {shortId(o.traceId)}
@@ -114,6 +175,11 @@ export function ObligationsPanel(props: { data: ObligationsData; phase: string |
                     <Show when={o.denials !== null}>
                       <div class="muted">
                         denied {o.denials}/{d().escapeHatches.maxGateDenials}
+                      </div>
+                    </Show>
+                    <Show when={o.gateWarnings > 0}>
+                      <div class="muted" title="knowledge_application_gate_warn lines in .swarm/events.jsonl naming this directive (the plugin in warn mode)">
+                        gate warnings {o.gateWarnings}
                       </div>
                     </Show>
                   </td>

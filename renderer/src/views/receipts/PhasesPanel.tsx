@@ -1,5 +1,7 @@
 import { For, Show, type JSX } from 'solid-js';
 import type { PhaseSummary } from '../../../../shared/contract/receipts';
+import { ANSWERED_RULE } from '../../components/ack-terms';
+import { DerivedBadge } from '../../components/DerivedBadge';
 import { utc } from './format';
 
 const STATE_TEXT: Record<PhaseSummary['state'], string> = {
@@ -7,9 +9,10 @@ const STATE_TEXT: Record<PhaseSummary['state'], string> = {
   in_grace: 'closed, in grace period',
   archive_eligible: 'closed, grace over (archive due)',
   archived: 'archived',
-  no_close_record: 'no close record (legacy)',
+  no_close_record: 'not completed yet (no close record, no outcome events)',
+  completed_legacy: 'completed (outcome events)',
 };
-const STATE_TONE: Record<PhaseSummary['state'], string> = { open: 'info', in_grace: 'ok', archive_eligible: 'warn', archived: 'muted', no_close_record: 'muted' };
+const STATE_TONE: Record<PhaseSummary['state'], string> = { open: 'info', in_grace: 'ok', archive_eligible: 'warn', archived: 'muted', no_close_record: 'muted', completed_legacy: 'ok' };
 
 /** Per-phase receipt summary with the phase-close state and grace period; a click filters the other panels. */
 export function PhasesPanel(props: { phases: PhaseSummary[]; graceDays: number; selected: string | undefined; onSelect: (phase: string | null) => void }): JSX.Element {
@@ -26,7 +29,9 @@ export function PhasesPanel(props: { phases: PhaseSummary[]; graceDays: number; 
             <th class="num">Traces</th>
             <th class="num">Shown</th>
             <th class="num">Ack required</th>
-            <th class="num">Answered</th>
+            <th class="num" title={ANSWERED_RULE}>
+              Answered
+            </th>
             <th class="num">Released</th>
             <th class="num">Open</th>
             <th>Outcomes</th>
@@ -48,6 +53,11 @@ export function PhasesPanel(props: { phases: PhaseSummary[]; graceDays: number; 
                   </span>
                   <Show when={p.phaseOutcome}>
                     <div class="muted">outcome: {p.phaseOutcome}</div>
+                  </Show>
+                  <Show when={p.derived}>
+                    <div>
+                      <DerivedBadge />
+                    </div>
                   </Show>
                 </td>
                 <td class="num">{p.traces}</td>

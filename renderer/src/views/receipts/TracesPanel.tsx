@@ -1,5 +1,6 @@
 import { For, Show, type JSX } from 'solid-js';
 import type { Trace, TraceEntry, TracesPage } from '../../../../shared/contract/receipts';
+import { DerivedBadge } from '../../components/DerivedBadge';
 import { duration, originLabel, outcomeLabel, releaseLabel, shortId, sourceLabel, utc } from './format';
 import { LessonText } from './LessonText';
 
@@ -86,8 +87,13 @@ function TraceBlock(props: { trace: Trace }): JSX.Element {
                   <LessonText id={e.entryId} />
                 </td>
                 <td>
-                  <span class={`badge ${e.priority === 'critical' || e.priority === 'high' ? e.priority : 'muted'}`}>{e.priority ?? '—'}</span>
+                  <span class={`badge ${e.priority === 'critical' || e.priority === 'high' ? e.priority : 'muted'}`} data-testid="trace-priority">
+                    {e.priority ?? '—'}
+                  </span>
                   <div class="muted">{e.obligation?.replace('_', ' ') ?? ''}</div>
+                  <Show when={e.derived}>
+                    <DerivedBadge />
+                  </Show>
                 </td>
                 <td>
                   <span class={`badge ${STATUS_TONE[e.status]}`}>{e.status}</span>
