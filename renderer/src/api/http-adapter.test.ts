@@ -1,3 +1,5 @@
+/// <reference types="node" />
+// A Node test of a browser module: it runs under vitest in Node against a real local server.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
