@@ -25,10 +25,10 @@ const shellQuote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
  * pseudo-terminal (util-linux `script`), as from a person's shell, so Enter can be pressed.
  */
 export async function startConsole(
-  options: { project?: string; hive?: string; userDataDir?: string; env?: Record<string, string>; terminal?: boolean } = {},
+  options: { project?: string; hive?: string; userDataDir?: string; env?: Record<string, string>; terminal?: boolean; port?: number } = {},
 ): Promise<RunningConsole> {
   const userDataDir = options.userDataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'console-e2e-'));
-  const args = [path.join(repoRoot, 'bin', 'swarm-console.mjs'), 'serve', '--port', '0', '--user-data', userDataDir];
+  const args = [path.join(repoRoot, 'bin', 'swarm-console.mjs'), 'serve', '--port', String(options.port ?? 0), '--user-data', userDataDir];
   if (options.project) args.push('--project', options.project);
   if (options.hive) args.push('--hive', options.hive);
   const env = { ...process.env, ...options.env };

@@ -140,6 +140,28 @@ test.describe('the operator signs in once per tab, and the session stays theirs'
   });
 });
 
+test('a tab whose console was restarted is told plainly to sign in again', async ({ page }) => {
+  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-restart-'));
+  const first = await startConsole({ userDataDir });
+  const port = Number(new URL(first.origin).port);
+  await page.goto(first.launchUrl);
+  await expect(page.getByTestId('status-project')).toBeVisible();
+  await first.stop();
+  const second = await startConsole({ userDataDir, port });
+  try {
+    // The open tab's next call meets a console that never issued its session.
+    await page.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: 'Receipts' }).click();
+    await expect(page.getByTestId('signed-out')).toContainText('This browser tab has no console session.');
+    await expect(page.getByTestId('signed-out')).toContainText('swarm-console serve');
+    // A reload gets the host's own sign-in page; the new launch URL works in the same tab.
+    expect((await page.reload())?.status()).toBe(401);
+    await page.goto(second.launchUrl);
+    await expect(page.getByTestId('status-project')).toBeVisible();
+  } finally {
+    await second.stop();
+  }
+});
+
 test.describe('a console started from a terminal', () => {
   test.use({ consoleOptions: { terminal: true } });
 
