@@ -151,7 +151,9 @@ export class StoreIndexService {
       const change = await syncFile(this.writer, def, file, { initialBuild: this.initialBuild });
       if (change) this.emit(change);
       // Not awaited here: re-linking rescans every file, this one included, through the queue.
-      if (def.key === 'link-pointer') this.linkCheck = this.linkCheck.then(() => this.checkLink());
+      // A failed check must not stop every later one (a rejected chain runs no further `then`).
+      if (def.key === 'link-pointer')
+        this.linkCheck = this.linkCheck.then(() => this.checkLink()).catch((error) => console.warn('[store-index] link check failed:', (error as Error).message));
     } catch (error) {
       if (!this.closed) console.warn(`[store-index] could not index ${file.path}:`, (error as Error).message);
     }

@@ -41,7 +41,8 @@ export class ReceiptsService {
           { dir: paths.knowledgeDir, depth: 0, relevant: (rel) => KNOWLEDGE_FILES.includes(rel) },
         ];
     this.watcher = new StoreWatcher(targets, (event) => {
-      if (event.kind === 'file') this.noteChange(path.basename(event.path));
+      // A folder event (a receipt folder came back, or changed access) may change any file.
+      this.noteChange(path.basename(event.path));
     });
     this.watching = this.watcher.ready;
   }
