@@ -20,8 +20,11 @@ export interface StoreChange {
 
 const HASH_WINDOW = 4096;
 const BATCH_RECORDS = 2000;
-/** Defect rows stored per file and pass; the count on the file row stays exact. */
-const MAX_STORED_DEFECTS = 10_000;
+/**
+ * Defect rows stored per file, over every pass (a flood of bad lines appended a few at a time
+ * once stored them all); the count on the file row stays exact.
+ */
+export const MAX_STORED_DEFECTS = 10_000;
 
 interface Fingerprint {
   head: string | null;
@@ -119,7 +122,8 @@ export async function syncFile(writer: IndexWriter, def: StoreDef, file: StoreFi
 
   let batch: PendingRow[] = [];
   let defects: JsonlDefect[] = [];
-  let storedDefects = 0;
+  // Rows already stored for the earlier lines (the pending tail's defect is read again).
+  let storedDefects = full ? 0 : Math.max(0, state.defects - state.pending_tail);
   let records = 0;
   const flush = () => {
     writer.insertRows(def.table, batch);
