@@ -20,6 +20,7 @@ import { resolvePluginDataDir } from '../core/paths/platform-data-dir';
 import { storeDef } from '../core/stores/catalog';
 import { discoverFiles, locateStores, orphanedFiles, type StoreFile } from '../core/stores/locate';
 import { readStoreFile } from '../core/stores/read-store-file';
+import { workspaceRoots } from '../core/stores/containment';
 import { resolveWorkspacePaths } from '../core/workspace/workspace';
 
 export interface InspectedStore {
@@ -48,11 +49,11 @@ export interface InspectReport {
 
 const USAGE = 'usage: swarm-console inspect --project DIR [--hive DIR] [--json] [--max-defects N]';
 
-async function inspectFile(file: StoreFile, maxDefects: number): Promise<InspectedStore> {
+async function inspectFile(file: StoreFile, maxDefects: number, confineTo: readonly string[]): Promise<InspectedStore> {
   const def = storeDef(file.orphaned ? file.storeKey.replace(/^orphaned:/, '').replace(/\.jsonl?$/, '') : file.storeKey);
   const base = { store: file.name, key: file.storeKey, tier: file.tier, path: file.path, orphaned: file.orphaned };
   if (!def) return { ...base, status: 'ok', message: null, lines: 0, records: 0, defectCount: 0, defects: [] };
-  const result = await readStoreFile(def, file.path, { maxCollectedDefects: maxDefects });
+  const result = await readStoreFile(def, file.path, { maxCollectedDefects: maxDefects, confineTo });
   const notes = [file.orphaned ? 'orphaned: the plugin ignores this local file while the worktree is linked' : null, file.symlinkTarget ? `symlink to ${file.symlinkTarget}` : null];
   return {
     ...base,
@@ -83,7 +84,7 @@ export async function inspectWorkspace(projectDir: string, hiveDir: string, maxD
   }
   const files = [...locateStores(paths).flatMap(discoverFiles), ...orphanedFiles(paths)];
   const stores: InspectedStore[] = [];
-  for (const file of files) stores.push(await inspectFile(file, maxDefects));
+  for (const file of files) stores.push(await inspectFile(file, maxDefects, workspaceRoots(paths)));
   return {
     project: paths.projectDir,
     hive: paths.hiveDir,

@@ -71,7 +71,12 @@ async function decide(def: StoreDef, state: FileState, stat: fs.Stats): Promise<
  * it when it was replaced, truncated or rewritten, and empties it when it is gone. Returns the
  * change to push, or null when nothing visible changed. Callers serialise calls per file.
  */
-export async function syncFile(writer: IndexWriter, def: StoreDef, file: StoreFile, options: { initialBuild?: boolean } = {}): Promise<StoreChange | null> {
+export async function syncFile(
+  writer: IndexWriter,
+  def: StoreDef,
+  file: StoreFile,
+  options: { initialBuild?: boolean; confineTo?: readonly string[] } = {},
+): Promise<StoreChange | null> {
   const state = writer.ensureFile(file);
   const change = (kind: ChangeKind, count: number): StoreChange => ({ storeKey: file.storeKey, file: file.name, path: file.path, kind, count });
   const empty = { dev: null, ino: null, size: null, mtime_ms: null, head_sha: null, tail_sha: null, end_offset: 0, next_line: 1, lines: 0, records: 0, defects: 0, pending_tail: 0 };
@@ -136,6 +141,7 @@ export async function syncFile(writer: IndexWriter, def: StoreDef, file: StoreFi
     firstLine: full ? 1 : state.next_line,
     seenIds: seenIds as Map<string, number>,
     maxCollectedDefects: 0,
+    confineTo: options.confineTo,
     onRecord: (record) => {
       records++;
       batch.push(writer.rowOf(def, file.tier, state.id, record));

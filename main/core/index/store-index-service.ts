@@ -3,6 +3,7 @@ import path from 'node:path';
 import { storeDef, patternRegex, STORES } from '../stores/catalog';
 import { discoverFiles, locateStores, matchPath, orphanedFiles, type StoreFile, type StoreLocation } from '../stores/locate';
 import { readStoreFile } from '../stores/read-store-file';
+import { workspaceRoots } from '../stores/containment';
 import { resolveLink } from '../paths/link';
 import { resolveWorkspacePaths, type WorkspacePaths } from '../workspace/workspace';
 import { StoreWatcher, relevantFor, type WatchTarget } from '../watch/store-watcher';
@@ -148,7 +149,7 @@ export class StoreIndexService {
       if (file.orphaned) return await this.syncOrphan(file);
       const def = storeDef(file.storeKey);
       if (!def) return;
-      const change = await syncFile(this.writer, def, file, { initialBuild: this.initialBuild });
+      const change = await syncFile(this.writer, def, file, { initialBuild: this.initialBuild, confineTo: this.workspaceRoots() });
       if (change) this.emit(change);
       // Not awaited here: re-linking rescans every file, this one included, through the queue.
       // A failed check must not stop every later one (a rejected chain runs no further `then`).
@@ -163,7 +164,7 @@ export class StoreIndexService {
   private async syncOrphan(file: StoreFile): Promise<void> {
     const def = storeDef(file.storeKey.replace(/^orphaned:/, '').replace(/\.jsonl?$/, ''));
     const state = this.writer.ensureFile(file);
-    const result = def ? await readStoreFile(def, file.path, { maxCollectedDefects: 0 }) : null;
+    const result = def ? await readStoreFile(def, file.path, { maxCollectedDefects: 0, confineTo: this.workspaceRoots() }) : null;
     const exists = result !== null && result.status !== 'missing';
     const changed = state.status !== (result?.status ?? 'missing') || state.size !== (result?.identity?.size ?? null);
     this.writer.updateFile(state.id, {
@@ -183,6 +184,11 @@ export class StoreIndexService {
       pending_tail: result?.pendingTail ? 1 : 0,
     });
     if (changed) this.emit({ storeKey: file.storeKey, file: file.name, path: file.path, kind: exists ? 'rewritten' : 'removed', count: result?.records ?? 0 });
+  }
+
+  /** Store files are read only where they resolve inside these (see stores/containment.ts). */
+  private workspaceRoots(): string[] {
+    return workspaceRoots(this.paths);
   }
 
   private async checkLink(): Promise<void> {

@@ -40,20 +40,22 @@ export interface LegacyPaths {
   knowledgeDir: string;
 }
 
-async function readLog(file: string, keep: (value: Rec) => boolean = () => true): Promise<LegacyLog> {
+async function readLog(file: string, confineTo: readonly string[], keep: (value: Rec) => boolean = () => true): Promise<LegacyLog> {
   const lines: LegacyLine[] = [];
-  const read = await readJsonl(file, { onLine: (l) => keep(l.value) && lines.push({ line: l.line, value: l.value }) });
+  const read = await readJsonl(file, { confineTo, onLine: (l) => keep(l.value) && lines.push({ line: l.line, value: l.value }) });
   return { file, read, lines };
 }
 
 const isGateEvent = (value: Rec) => typeof value.event === 'string' && value.event.startsWith('knowledge_application_gate_');
 
 export async function readLegacySources(paths: LegacyPaths): Promise<LegacySources> {
+  // Read only inside the project and the (link-aware) knowledge folder (stores/containment.ts).
+  const roots = [path.dirname(paths.swarmDir), paths.knowledgeDir];
   const [events, application, unacknowledged, gateEvents] = await Promise.all([
-    readLog(path.join(paths.knowledgeDir, LEGACY_FILES.events)),
-    readLog(path.join(paths.knowledgeDir, LEGACY_FILES.application)),
-    readLog(path.join(paths.swarmDir, LEGACY_FILES.unacknowledged)),
-    readLog(path.join(paths.swarmDir, 'events.jsonl'), isGateEvent),
+    readLog(path.join(paths.knowledgeDir, LEGACY_FILES.events), roots),
+    readLog(path.join(paths.knowledgeDir, LEGACY_FILES.application), roots),
+    readLog(path.join(paths.swarmDir, LEGACY_FILES.unacknowledged), roots),
+    readLog(path.join(paths.swarmDir, 'events.jsonl'), roots, isGateEvent),
   ]);
   return { events, application, unacknowledged, gateEvents, linkRedirected: path.resolve(paths.knowledgeDir) !== path.resolve(paths.swarmDir) };
 }
