@@ -21,6 +21,7 @@ import { storeDef } from '../core/stores/catalog';
 import { discoverFiles, locateStores, orphanedFiles, type StoreFile } from '../core/stores/locate';
 import { readStoreFile } from '../core/stores/read-store-file';
 import { workspaceRoots } from '../core/stores/containment';
+import { terminalJson, terminalLine } from './terminal-text';
 import { resolveWorkspacePaths } from '../core/workspace/workspace';
 
 export interface InspectedStore {
@@ -148,10 +149,10 @@ export async function run(argv: string[]): Promise<number> {
   }
   const hive = values.hive ? path.resolve(values.hive) : resolvePluginDataDir();
   const report = await inspectWorkspace(project, hive, maxDefects);
-  if (values.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-  else printHuman(report, (line) => process.stdout.write(`${line}\n`));
+  if (values.json) process.stdout.write(`${terminalJson(JSON.stringify(report, null, 2))}\n`);
+  else printHuman(report, (line) => process.stdout.write(`${terminalLine(line)}\n`));
   const unreadable = report.stores.filter((s) => s.status === 'unreadable' || s.status === 'not_a_file');
-  for (const s of unreadable) console.error(`swarm-console inspect: cannot read ${s.path}: ${s.message}`);
-  for (const problem of report.problems) console.error(`swarm-console inspect: ${problem}`);
+  for (const s of unreadable) console.error(terminalLine(`swarm-console inspect: cannot read ${s.path}: ${s.message}`));
+  for (const problem of report.problems) console.error(terminalLine(`swarm-console inspect: ${problem}`));
   return unreadable.length || report.problems.length ? 1 : 0;
 }

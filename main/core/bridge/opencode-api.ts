@@ -33,12 +33,17 @@ export function normaliseServerUrl(raw: string): string {
   return url.toString().replace(/\/+$/, '');
 }
 
-/** Turns a fetch failure into a short reason an operator can act on. */
-export function describeFetchError(error: unknown): string {
+/** Why fetch (undici) refuses a URL before connecting: its port is on the browsers' unsafe list. */
+export const blockedPortMessage = (port: string) =>
+  `port ${port} is blocked by the HTTP client (fetch refuses ports browsers consider unsafe, e.g. 1, 6000, 6667); start the server on another port`;
+
+/** Turns a fetch failure into a short reason an operator can act on (`url` names a blocked port). */
+export function describeFetchError(error: unknown, url?: string): string {
   if (error instanceof UnauthorisedError || error instanceof ResponseTooLargeError) return error.message;
   const e = error as { name?: string; message?: string; cause?: { code?: string; message?: string } };
   if (e?.name === 'TimeoutError') return 'no answer in time';
   if (e?.name === 'AbortError') return 'aborted';
+  if (e?.cause?.message === 'bad port') return blockedPortMessage(url ? new URL(url).port || '(default)' : '(given)');
   const code = e?.cause?.code;
   if (code === 'ECONNREFUSED') return 'connection refused';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host not found';

@@ -163,7 +163,7 @@ export class OpencodeConnection {
     } catch (error) {
       if (error instanceof UnauthorisedError) return { kind: 'unauthorised', reason: error.message };
       if (error instanceof ResponseTooLargeError) return { kind: 'refused', reason: error.message };
-      return { kind: 'failed', reason: describeFetchError(error) };
+      return { kind: 'failed', reason: describeFetchError(error, this.opts.url) };
     }
     const controller = new AbortController();
     this.streamAbort = controller;
