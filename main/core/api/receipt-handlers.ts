@@ -10,7 +10,7 @@ export const RECEIPTS_SERVICE = 'receipts';
 export function receiptsOf(workspace: Workspace): ReceiptsService {
   return workspace.service(RECEIPTS_SERVICE, () => {
     const { projectDir, swarmDir, knowledgeDir } = workspace.paths;
-    const service = new ReceiptsService({ projectDir, swarmDir, knowledgeDir });
+    const service = new ReceiptsService({ projectDir, swarmDir, knowledgeDir, allowSymlinksOutside: workspace.paths.allowSymlinksOutside });
     return { value: service, dispose: () => service.dispose() };
   });
 }

@@ -4,6 +4,7 @@ import type { StoreDef } from '../stores/catalog';
 import type { JsonlDefect } from '../stores/jsonl-reader';
 import type { StoreFile } from '../stores/locate';
 import { readStoreFile } from '../stores/read-store-file';
+import { outsideMessage, outsideTarget } from '../stores/containment';
 import type { FileState, IndexWriter, PendingRow } from './writer';
 
 export type ChangeKind = 'appended' | 'rewritten' | 'removed' | 'defects';
@@ -103,6 +104,18 @@ export async function syncFile(
     const message = `${file.name} is ${stat.isDirectory() ? 'a directory' : 'not a regular file'} where the store file should be; nothing read`;
     writer.updateFile(state.id, { ...empty, status: 'not_a_file', message });
     return wasFile && state.status !== 'new' ? change('removed', state.records) : change('defects', 1);
+  }
+
+  // Checked before anything is judged unchanged: rows indexed while the operator allowed symlinks
+  // out of the workspace must go once the workspace is opened without that.
+  const outside = options.confineTo ? outsideTarget(file.path, options.confineTo) : null;
+  if (outside !== null) {
+    const message = outsideMessage(file.path, outside);
+    if (state.status === 'unreadable' && state.message === message) return null;
+    const had = state.status === 'ok' ? state.records : 0;
+    writer.clearFile(state.id);
+    writer.updateFile(state.id, { ...empty, status: 'unreadable', message });
+    return change('removed', had);
   }
 
   const mode = await decide(def, state, stat);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { storeDef, patternRegex, STORES } from '../stores/catalog';
 import { discoverFiles, locateStores, matchPath, orphanedFiles, type StoreFile, type StoreLocation } from '../stores/locate';
 import { readStoreFile } from '../stores/read-store-file';
-import { workspaceRoots } from '../stores/containment';
+import { confinementOf } from '../stores/containment';
 import { resolveLink } from '../paths/link';
 import { resolveWorkspacePaths, type WorkspacePaths } from '../workspace/workspace';
 import { StoreWatcher, relevantFor, type WatchTarget } from '../watch/store-watcher';
@@ -187,15 +187,15 @@ export class StoreIndexService {
   }
 
   /** Store files are read only where they resolve inside these (see stores/containment.ts). */
-  private workspaceRoots(): string[] {
-    return workspaceRoots(this.paths);
+  private workspaceRoots(): string[] | undefined {
+    return confinementOf(this.paths);
   }
 
   private async checkLink(): Promise<void> {
     if (this.closed) return;
     const link = resolveLink(this.paths.projectDir, this.paths.hiveDir);
     if (link.dir === this.paths.link.dir && link.linkId === this.paths.link.linkId) return;
-    this.paths = resolveWorkspacePaths(this.paths.projectDir, this.paths.hiveDir, this.paths.hiveSource, this.paths.isDemo);
+    this.paths = resolveWorkspacePaths(this.paths.projectDir, this.paths.hiveDir, this.paths.hiveSource, this.paths.isDemo, this.paths.allowSymlinksOutside);
     this.relocate();
     if (this.watcher) {
       await this.watcher.close();

@@ -38,9 +38,11 @@ export interface LegacyPaths {
   swarmDir: string;
   /** The link dir when `.swarm/link.json` is active, else `swarmDir`. */
   knowledgeDir: string;
+  /** Read even where a symlink leads out of the project and knowledge folder (the operator allowed it). */
+  allowSymlinksOutside?: boolean;
 }
 
-async function readLog(file: string, confineTo: readonly string[], keep: (value: Rec) => boolean = () => true): Promise<LegacyLog> {
+async function readLog(file: string, confineTo: readonly string[] | undefined, keep: (value: Rec) => boolean = () => true): Promise<LegacyLog> {
   const lines: LegacyLine[] = [];
   const read = await readJsonl(file, { confineTo, onLine: (l) => keep(l.value) && lines.push({ line: l.line, value: l.value }) });
   return { file, read, lines };
@@ -50,7 +52,7 @@ const isGateEvent = (value: Rec) => typeof value.event === 'string' && value.eve
 
 export async function readLegacySources(paths: LegacyPaths): Promise<LegacySources> {
   // Read only inside the project and the (link-aware) knowledge folder (stores/containment.ts).
-  const roots = [path.dirname(paths.swarmDir), paths.knowledgeDir];
+  const roots = paths.allowSymlinksOutside ? undefined : [path.dirname(paths.swarmDir), paths.knowledgeDir];
   const [events, application, unacknowledged, gateEvents] = await Promise.all([
     readLog(path.join(paths.knowledgeDir, LEGACY_FILES.events), roots),
     readLog(path.join(paths.knowledgeDir, LEGACY_FILES.application), roots),

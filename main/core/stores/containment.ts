@@ -18,6 +18,10 @@ export function workspaceRoots(paths: Pick<WorkspacePaths, 'projectDir' | 'hiveD
   return [paths.projectDir, paths.hiveDir, ...(paths.link.dir ? [paths.link.dir] : [])];
 }
 
+/** What readers confine to for a workspace: nothing when the operator allowed symlinks outside. */
+export const confinementOf = (paths: Pick<WorkspacePaths, 'projectDir' | 'hiveDir' | 'link' | 'allowSymlinksOutside'>): string[] | undefined =>
+  paths.allowSymlinksOutside ? undefined : workspaceRoots(paths);
+
 export function realRoots(roots: readonly string[]): string[] {
   return roots.map((root) => {
     try {

@@ -104,4 +104,22 @@ describe('store paths that lead out of the workspace', () => {
     expect(entries.items.map((e: any) => e.id)).toEqual(['hive-entry']);
     expect(JSON.stringify([summary, entries])).not.toContain(SECRET);
   });
+
+  it('are read when the operator allows it for this opening of the workspace, and refused again when reopened without', async () => {
+    const ws = symlinkWorkspace();
+    const core = await open(ws.project, ws.hive);
+    const allowed = await call(core, 'workspace.open', { project: ws.project, hive: ws.hive, allowSymlinksOutside: true });
+    expect(allowed.project.symlinksOutsideAllowed).toBe(true);
+    const summary = await call(core, 'stores.summary');
+    const rejected = summary.stores.find((s: any) => s.key === 'knowledge-rejected');
+    expect(rejected.records).toBe(1);
+    expect(rejected.message).toContain(`symlink to ${path.join(ws.outside, 'store.jsonl')}`);
+    expect((await call(core, 'stores.entries', { filter: { id: 'outside-entry' } })).total).toBe(1);
+
+    const again = await call(core, 'workspace.open', { project: ws.project, hive: ws.hive });
+    expect(again.project.symlinksOutsideAllowed).toBe(false);
+    const refused = await call(core, 'stores.summary');
+    expect(refused.stores.find((s: any) => s.key === 'knowledge-rejected')).toMatchObject({ status: 'unreadable', records: 0 });
+    expect((await call(core, 'stores.entries', { filter: { id: 'outside-entry' } })).total).toBe(0);
+  });
 });

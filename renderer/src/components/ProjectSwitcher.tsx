@@ -7,8 +7,9 @@ export function ProjectSwitcher() {
   const [open, setOpen] = createSignal(false);
   const [path, setPath] = createSignal('');
   const [hive, setHive] = createSignal('');
-  const choose = async (project: string | null, hiveDir?: string) => {
-    if (await workspace.open(project, hiveDir)) setOpen(false);
+  const [allowOutside, setAllowOutside] = createSignal(false);
+  const choose = async (project: string | null, hiveDir?: string, allowSymlinksOutside?: boolean) => {
+    if (await workspace.open(project, hiveDir, allowSymlinksOutside)) setOpen(false);
   };
   return (
     <div class="project-switcher">
@@ -39,7 +40,7 @@ export function ProjectSwitcher() {
             class="project-form"
             onSubmit={(event) => {
               event.preventDefault();
-              if (path().trim()) void choose(path().trim(), hive().trim() || undefined);
+              if (path().trim()) void choose(path().trim(), hive().trim() || undefined, allowOutside());
             }}
           >
             <label>
@@ -49,6 +50,10 @@ export function ProjectSwitcher() {
             <label>
               Hive folder (optional)
               <input name="hive" placeholder="plugin data folder; default: as the plugin resolves it" value={hive()} onInput={(e) => setHive(e.currentTarget.value)} />
+            </label>
+            <label class="project-allow-outside" title="Off: a store file whose symlink leads outside the project and the plugin's data folder is not read">
+              <input type="checkbox" name="allowSymlinksOutside" checked={allowOutside()} onChange={(e) => setAllowOutside(e.currentTarget.checked)} />
+              Read store files symlinked outside the project and hive
             </label>
             <button type="submit">Open</button>
           </form>
