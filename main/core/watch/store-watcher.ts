@@ -150,7 +150,8 @@ export class StoreWatcher {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.checker);
-    await this.checking?.catch(() => undefined);
+    // Not waiting for a folder check in progress: it stops at its next step, and a watch it has
+    // just made is in `watches` already, so it is closed here (its `ready` then never comes).
     await Promise.all(this.watches.map((w) => w.watcher?.close()));
   }
 }
