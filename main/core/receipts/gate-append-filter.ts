@@ -30,6 +30,8 @@ export class GateAppendFilter {
   }
 
   adopt(mark: Mark): void {
+    // Never back: a scan may have looked further since this mark was taken.
+    if (mark.ino === this.seen.ino && mark.size < this.seen.size) return;
     this.seen = mark;
   }
 
@@ -39,9 +41,13 @@ export class GateAppendFilter {
     return this.scanning;
   }
 
+  /** A `true` moves the mark too: the verification it asks for reads those bytes. */
   private async scan(): Promise<boolean> {
     const now = this.mark();
-    if (now.ino === null || now.ino !== this.seen.ino || now.size < this.seen.size) return true;
+    if (now.ino === null || now.ino !== this.seen.ino || now.size < this.seen.size) {
+      this.seen = now;
+      return true;
+    }
     if (now.size === this.seen.size) return false;
     // Start a marker's length early: a gate line may have been cut between two appends.
     const from = Math.max(0, this.seen.size - GATE_MARKER.length + 1);
@@ -51,7 +57,10 @@ export class GateAppendFilter {
       const buffer = Buffer.alloc(SCAN_CHUNK + GATE_MARKER.length);
       for (let position = from; position < now.size; position += SCAN_CHUNK) {
         const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, now.size - position), position);
-        if (buffer.subarray(0, bytesRead).includes(GATE_MARKER)) return true;
+        if (buffer.subarray(0, bytesRead).includes(GATE_MARKER)) {
+          this.seen = now;
+          return true;
+        }
       }
     } catch {
       return true;
