@@ -11,7 +11,8 @@
  *   {"time": ISO, "source": "opencode"|"events", "kind": "denial"|"block"|"warn"|"clear", "sessionID", "tool",
  *    "callID", "gate", "directiveIds": [], "message", "agent", "directory", "messageID", "code", "replayed", "sources": []}
  *
- * Exit codes: 0 done; 1 the server could not be read (unreachable or unauthorised); 2 bad arguments.
+ * Exit codes: 0 done; 1 the server could not be read (unreachable or unauthorised); 2 bad arguments
+ * (including a URL whose port fetch refuses to use).
  * The password may also come from OPENCODE_SERVER_PASSWORD.
  */
 import fs from 'node:fs';
@@ -19,6 +20,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { FeedItem, ServerInfo } from '../../shared/contract/live';
 import { Bridge } from '../core/bridge/bridge';
+import { blockedPortMessage } from '../core/bridge/opencode-api';
+import { terminalJson, terminalLine } from './terminal-text';
 
 const SYNC_TIMEOUT_MS = 20_000;
 const USAGE = 'usage: swarm-console denials [--opencode URL [--password P]] [--project DIR] [--follow] [--json]  (without --opencode: DIR/.swarm/events.jsonl only)';
@@ -92,12 +95,12 @@ export async function run(argv: string[]): Promise<number> {
   const print = (item: FeedItem) => {
     if (printed.has(item.id) || !inScope(item)) return;
     printed.add(item.id);
-    process.stdout.write(`${values.json ? toJsonLine(item) : toTextLine(item)}\n`);
+    process.stdout.write(`${values.json ? terminalJson(toJsonLine(item)) : terminalLine(toTextLine(item))}\n`);
   };
   bridge.subscribe((event) => {
     if (!live) return;
     if (event.type === 'items') for (const item of [...event.items].sort((a, b) => a.time - b.time)) print(item);
-    if (event.type === 'server' && !values.json) console.error(`# ${event.server.label}: ${describeState(event.server)}`);
+    if (event.type === 'server' && !values.json) console.error(terminalLine(`# ${event.server.label}: ${describeState(event.server)}`));
   });
 
   let serverProblem: string | null = null;
@@ -115,7 +118,8 @@ export async function run(argv: string[]): Promise<number> {
       const [server] = bridge.servers();
       if (server && server.state.kind !== 'connected' && server.state.kind !== 'silent') {
         serverProblem = `${server.url}: ${describeState(server)}`;
-        console.error(`swarm-console denials: ${serverProblem}`);
+        console.error(terminalLine(`swarm-console denials: ${serverProblem}`));
+        if ('reason' in server.state && server.state.reason === blockedPortMessage(new URL(server.url).port)) return 2;
       }
     }
     if (project) await bridge.followProject(project, values.follow);

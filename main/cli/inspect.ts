@@ -22,6 +22,8 @@ import { resolvePluginDataDir } from '../core/paths/platform-data-dir';
 import { storeDef } from '../core/stores/catalog';
 import { discoverFiles, locateStores, orphanedFiles, type StoreFile } from '../core/stores/locate';
 import { readStoreFile } from '../core/stores/read-store-file';
+import { workspaceRoots } from '../core/stores/containment';
+import { terminalJson, terminalLine } from './terminal-text';
 import { resolveWorkspacePaths } from '../core/workspace/workspace';
 
 export interface InspectedStore {
@@ -52,11 +54,11 @@ export interface InspectReport {
 
 const USAGE = 'usage: swarm-console inspect --project DIR [--hive DIR] [--json] [--max-defects N]';
 
-async function inspectFile(file: StoreFile, maxDefects: number): Promise<InspectedStore> {
+async function inspectFile(file: StoreFile, maxDefects: number, confineTo: readonly string[]): Promise<InspectedStore> {
   const def = storeDef(file.orphaned ? file.storeKey.replace(/^orphaned:/, '').replace(/\.jsonl?$/, '') : file.storeKey);
   const base = { store: file.name, key: file.storeKey, tier: file.tier, path: file.path, orphaned: file.orphaned };
   if (!def) return { ...base, status: 'ok', message: null, lines: 0, records: 0, defectCount: 0, defects: [] };
-  const result = await readStoreFile(def, file.path, { maxCollectedDefects: maxDefects });
+  const result = await readStoreFile(def, file.path, { maxCollectedDefects: maxDefects, confineTo });
   const notes = [file.orphaned ? 'orphaned: the plugin ignores this local file while the worktree is linked' : null, file.symlinkTarget ? `symlink to ${file.symlinkTarget}` : null];
   return {
     ...base,
@@ -88,7 +90,7 @@ export async function inspectWorkspace(projectDir: string, hiveDir: string, maxD
   }
   const files = [...locateStores(paths).flatMap(discoverFiles), ...orphanedFiles(paths)];
   const stores: InspectedStore[] = [];
-  for (const file of files) stores.push(await inspectFile(file, maxDefects));
+  for (const file of files) stores.push(await inspectFile(file, maxDefects, workspaceRoots(paths)));
   return {
     project: paths.projectDir,
     hive: paths.hiveDir,
@@ -153,10 +155,10 @@ export async function run(argv: string[]): Promise<number> {
   }
   const hive = values.hive ? path.resolve(values.hive) : resolvePluginDataDir();
   const report = await inspectWorkspace(project, hive, maxDefects);
-  if (values.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-  else printHuman(report, (line) => process.stdout.write(`${line}\n`));
+  if (values.json) process.stdout.write(`${terminalJson(JSON.stringify(report, null, 2))}\n`);
+  else printHuman(report, (line) => process.stdout.write(`${terminalLine(line)}\n`));
   const unreadable = report.stores.filter((s) => s.status === 'unreadable' || s.status === 'not_a_file');
-  for (const s of unreadable) console.error(`swarm-console inspect: cannot read ${s.path}: ${s.message}`);
-  for (const problem of report.problems) console.error(`swarm-console inspect: ${problem}`);
+  for (const s of unreadable) console.error(terminalLine(`swarm-console inspect: cannot read ${s.path}: ${s.message}`));
+  for (const problem of report.problems) console.error(terminalLine(`swarm-console inspect: ${problem}`));
   return unreadable.length || report.problems.length ? 1 : 0;
 }

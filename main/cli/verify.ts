@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Integrity } from '../../shared/contract/receipts';
 import { verifyReceipts } from '../core/receipts/verify-receipts';
+import { terminalJson, terminalText } from './terminal-text';
 
 /**
  * `swarm-console verify --project DIR [--json]`: verifies the V2 receipt files of one project,
@@ -62,7 +63,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   const { integrity } = await verifyReceipts(path.join(projectDir, '.swarm'));
   const exitCode = exitCodeOf(integrity.verdict);
-  if (values.json) console.log(JSON.stringify({ ...integrity, exitCode }, null, 2));
-  else console.log(formatIntegrity(integrity));
+  if (values.json) console.log(terminalJson(JSON.stringify({ ...integrity, exitCode }, null, 2)));
+  else console.log(terminalText(formatIntegrity(integrity)));
   return exitCode;
 }

@@ -15,6 +15,8 @@ export const ConnectionState = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('reconnecting'), since: z.number(), attempt: z.number(), reason: z.string(), nextAttemptAt: z.number() }),
   z.object({ kind: z.literal('unreachable'), since: z.number(), attempt: z.number(), reason: z.string(), nextAttemptAt: z.number() }),
   z.object({ kind: z.literal('unauthorised'), since: z.number(), reason: z.string() }),
+  /** The server answered with more than the console reads (e.g. "history response over 64 MB"); not retried. */
+  z.object({ kind: z.literal('refused'), since: z.number(), reason: z.string() }),
   z.object({ kind: z.literal('stopped'), since: z.number() }),
 ]);
 export type ConnectionState = z.infer<typeof ConnectionState>;

@@ -8,6 +8,8 @@ export const WorkspaceInfo = z.object({
     name: z.string(),
     isDemo: z.boolean(),
     swarmDirExists: z.boolean(),
+    /** The operator allowed reading store files whose symlinks lead outside the project and hive. */
+    symlinksOutsideAllowed: z.boolean(),
   }),
   hive: z.object({
     path: z.string(),
@@ -63,6 +65,12 @@ export const OpenWorkspaceInput = z
     project: AbsoluteFolder.nullable(),
     /** Plugin data folder holding `shared-learnings.jsonl`; omitted: resolved as the plugin does. */
     hive: AbsoluteFolder.optional(),
+    /**
+     * Read store files even where a symlink leads outside the project and the plugin's data folder
+     * (off by default: such files are reported "symlink outside the workspace — not read"). For
+     * this opening of the workspace only.
+     */
+    allowSymlinksOutside: z.boolean().optional(),
   })
   .strict();
 

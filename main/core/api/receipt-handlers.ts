@@ -18,7 +18,7 @@ export function receiptsOf(workspace: Workspace): ReceiptsService {
       await index.ready;
       return factsFromIndex(index.db, ids);
     };
-    const service = new ReceiptsService({ projectDir, swarmDir, knowledgeDir }, { facts });
+    const service = new ReceiptsService({ projectDir, swarmDir, knowledgeDir, allowSymlinksOutside: workspace.paths.allowSymlinksOutside }, { facts });
     return { value: service, dispose: () => service.dispose() };
   });
 }

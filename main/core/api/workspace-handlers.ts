@@ -15,6 +15,7 @@ export function describeWorkspace(ctx: CoreContext, workspace: Workspace): Works
       name: path.basename(paths.projectDir),
       isDemo: paths.isDemo,
       swarmDirExists: fs.existsSync(paths.swarmDir),
+      symlinksOutsideAllowed: paths.allowSymlinksOutside,
     },
     hive: { path: paths.hiveDir, source: paths.hiveSource, exists: fs.existsSync(paths.hiveDir), check: checkHiveFolder(paths.hiveDir) },
     link: paths.link.pointerPresent
@@ -41,7 +42,7 @@ export function createWorkspaceHandlers(
 ): Pick<CallHandlers, 'workspace.info' | 'workspace.open'> & Pick<SubscriptionHandlers, 'workspace.events'> {
   return {
     'workspace.info': () => describeWorkspace(ctx, ctx.workspaces.current),
-    'workspace.open': async ({ project, hive }) => describeWorkspace(ctx, await ctx.workspaces.open({ project, hive })),
+    'workspace.open': async ({ project, hive, allowSymlinksOutside }) => describeWorkspace(ctx, await ctx.workspaces.open({ project, hive, allowSymlinksOutside })),
     'workspace.events': (_input, emit) => ctx.workspaces.onOpened((workspace) => emit({ kind: 'opened', info: describeWorkspace(ctx, workspace) })),
   };
 }

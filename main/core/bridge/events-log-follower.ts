@@ -109,6 +109,7 @@ export class EventsLogFollower {
     }
     const items: FeedItem[] = [];
     const result = await readJsonl(this.file, {
+      confineTo: [this.projectDir],
       fromOffset: this.offset,
       firstLine: this.nextLine,
       onLine: (line) => {

@@ -1,4 +1,5 @@
 import { createOpencodeClient, type OpencodeClient } from '@opencode-ai/sdk/v2';
+import { boundedFetch, readBoundedText, RESPONSE_LIMITS, ResponseTooLargeError, type BoundedRoute } from './bounded-body';
 
 /**
  * The REST side of one OpenCode server, through the official SDK (v2 flavour, flat parameters)
@@ -32,12 +33,17 @@ export function normaliseServerUrl(raw: string): string {
   return url.toString().replace(/\/+$/, '');
 }
 
-/** Turns a fetch failure into a short reason an operator can act on. */
-export function describeFetchError(error: unknown): string {
-  if (error instanceof UnauthorisedError) return error.message;
+/** Why fetch (undici) refuses a URL before connecting: its port is on the browsers' unsafe list. */
+export const blockedPortMessage = (port: string) =>
+  `port ${port} is blocked by the HTTP client (fetch refuses ports browsers consider unsafe, e.g. 1, 6000, 6667); start the server on another port`;
+
+/** Turns a fetch failure into a short reason an operator can act on (`url` names a blocked port). */
+export function describeFetchError(error: unknown, url?: string): string {
+  if (error instanceof UnauthorisedError || error instanceof ResponseTooLargeError) return error.message;
   const e = error as { name?: string; message?: string; cause?: { code?: string; message?: string } };
   if (e?.name === 'TimeoutError') return 'no answer in time';
   if (e?.name === 'AbortError') return 'aborted';
+  if (e?.cause?.message === 'bad port') return blockedPortMessage(url ? new URL(url).port || '(default)' : '(given)');
   const code = e?.cause?.code;
   if (code === 'ECONNREFUSED') return 'connection refused';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host not found';
@@ -72,9 +78,10 @@ export class OpencodeApi {
   constructor(
     readonly baseUrl: string,
     password: string | undefined,
+    private readonly limits: Partial<Record<BoundedRoute, number>> = {},
   ) {
     this.headers = basicAuthHeader(password);
-    this.client = createOpencodeClient({ baseUrl, headers: this.headers });
+    this.client = createOpencodeClient({ baseUrl, headers: this.headers, fetch: boundedFetch(limits) });
   }
 
   private check<T>(result: { data?: T; error?: unknown; response?: Response }, what: string): T {
@@ -118,9 +125,10 @@ export class OpencodeApi {
       body: JSON.stringify(lastSeq),
       signal: AbortSignal.timeout(HISTORY_TIMEOUT_MS),
     });
+    if (!response.ok) await response.body?.cancel().catch(() => undefined);
     if (response.status === 401 || response.status === 403) throw new UnauthorisedError(response.status);
     if (!response.ok) throw new Error(`sync history: HTTP ${response.status}`);
-    const data: unknown = await response.json();
+    const data: unknown = JSON.parse(await readBoundedText(response, 'history', this.limits.history ?? RESPONSE_LIMITS.history));
     return Array.isArray(data) ? (data as HistoryEvent[]) : [];
   }
 }

@@ -1,6 +1,7 @@
 import type { ConnectionState, FeedItem, FollowUp, ServerInfo } from '../../../shared/contract/live';
 import { EventProcessor } from './event-processor';
 import { describeFetchError, OpencodeApi, UnauthorisedError } from './opencode-api';
+import { ResponseTooLargeError, type BoundedRoute } from './bounded-body';
 import { SseParser } from './sse-parser';
 
 /**
@@ -26,6 +27,8 @@ export interface ConnectionOptions {
   /** Failed probes in a row after which "reconnecting" becomes "unreachable". */
   unreachableAfter?: number;
   maxEventChars?: number;
+  /** Byte caps of the REST answers (defaults in bounded-body.ts). */
+  responseLimits?: Partial<Record<BoundedRoute, number>>;
 }
 
 export interface ConnectionListener {
@@ -38,7 +41,8 @@ export interface ConnectionListener {
 const HEADERS_TIMEOUT_MS = 5_000;
 const CATCH_UP_RETRY_MS = 2_000;
 
-type AttemptOutcome = { kind: 'unauthorised'; reason: string } | { kind: 'failed'; reason: string } | { kind: 'closed'; reason: string };
+/** `refused`: the server sent more than the console reads (the same would come again, so no retry). */
+type AttemptOutcome = { kind: 'unauthorised' | 'refused' | 'failed' | 'closed'; reason: string };
 
 export class OpencodeConnection {
   readonly processor: EventProcessor;
@@ -53,7 +57,7 @@ export class OpencodeConnection {
   private catchUpRunning = false;
   private catchUpPending = false;
   private firstSync: { promise: Promise<void>; resolve: () => void };
-  private readonly opts: Required<Omit<ConnectionOptions, 'password' | 'initialSeqs' | 'saveSeqs'>>;
+  private readonly opts: Required<Omit<ConnectionOptions, 'password' | 'initialSeqs' | 'saveSeqs' | 'responseLimits'>>;
 
   constructor(
     private readonly options: ConnectionOptions,
@@ -70,7 +74,7 @@ export class OpencodeConnection {
       unreachableAfter: options.unreachableAfter ?? 2,
       maxEventChars: options.maxEventChars ?? 4 * 1024 * 1024,
     };
-    this.api = new OpencodeApi(options.url, options.password);
+    this.api = new OpencodeApi(options.url, options.password, options.responseLimits);
     let resolve!: () => void;
     this.firstSync = { promise: new Promise<void>((r) => (resolve = r)), resolve };
     this.processor = new EventProcessor(options.id, {
@@ -131,10 +135,12 @@ export class OpencodeConnection {
     while (!this.stopped) {
       const outcome = await this.attempt();
       if (this.stopped) return;
-      if (outcome.kind === 'unauthorised') {
-        this.setState({ kind: 'unauthorised', since: Date.now(), reason: outcome.reason });
+      if (outcome.kind === 'unauthorised' || outcome.kind === 'refused') {
+        this.setState({ kind: outcome.kind, since: Date.now(), reason: outcome.reason });
         this.firstSync.resolve();
-        return; // the same password will not start working; the operator reconnects with another
+        // The same password will not start working, nor the same server send less; the operator
+        // reconnects (with another password, or once the server is fixed).
+        return;
       }
       if (outcome.kind === 'closed') {
         everConnected = true;
@@ -156,7 +162,8 @@ export class OpencodeConnection {
       this.version = (await this.api.health()).version;
     } catch (error) {
       if (error instanceof UnauthorisedError) return { kind: 'unauthorised', reason: error.message };
-      return { kind: 'failed', reason: describeFetchError(error) };
+      if (error instanceof ResponseTooLargeError) return { kind: 'refused', reason: error.message };
+      return { kind: 'failed', reason: describeFetchError(error, this.opts.url) };
     }
     const controller = new AbortController();
     this.streamAbort = controller;
@@ -205,6 +212,7 @@ export class OpencodeConnection {
       return { kind: 'closed', reason: 'stream closed by server' };
     } catch (error) {
       parser.end();
+      if (controller.signal.reason instanceof ResponseTooLargeError) return { kind: 'refused', reason: controller.signal.reason.message };
       const reason = controller.signal.aborted && controller.signal.reason instanceof Error ? controller.signal.reason.message : describeFetchError(error);
       return { kind: 'closed', reason: reason === 'terminated' ? 'connection lost' : reason };
     } finally {
@@ -240,7 +248,7 @@ export class OpencodeConnection {
       this.firstSync.resolve();
     } catch (error) {
       processor.abandonCatchUp();
-      if (error instanceof UnauthorisedError) {
+      if (error instanceof UnauthorisedError || error instanceof ResponseTooLargeError) {
         this.streamAbort?.abort(error);
         return;
       }

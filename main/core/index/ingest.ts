@@ -4,6 +4,7 @@ import type { StoreDef } from '../stores/catalog';
 import type { JsonlDefect } from '../stores/jsonl-reader';
 import type { StoreFile } from '../stores/locate';
 import { readStoreFile } from '../stores/read-store-file';
+import { outsideMessage, outsideTarget } from '../stores/containment';
 import type { FileState, IndexWriter, PendingRow } from './writer';
 
 export type ChangeKind = 'appended' | 'rewritten' | 'removed' | 'defects';
@@ -20,8 +21,11 @@ export interface StoreChange {
 
 const HASH_WINDOW = 4096;
 const BATCH_RECORDS = 2000;
-/** Defect rows stored per file and pass; the count on the file row stays exact. */
-const MAX_STORED_DEFECTS = 10_000;
+/**
+ * Defect rows stored per file, over every pass (a flood of bad lines appended a few at a time
+ * once stored them all); the count on the file row stays exact.
+ */
+export const MAX_STORED_DEFECTS = 10_000;
 
 interface Fingerprint {
   head: string | null;
@@ -68,7 +72,12 @@ async function decide(def: StoreDef, state: FileState, stat: fs.Stats): Promise<
  * it when it was replaced, truncated or rewritten, and empties it when it is gone. Returns the
  * change to push, or null when nothing visible changed. Callers serialise calls per file.
  */
-export async function syncFile(writer: IndexWriter, def: StoreDef, file: StoreFile, options: { initialBuild?: boolean } = {}): Promise<StoreChange | null> {
+export async function syncFile(
+  writer: IndexWriter,
+  def: StoreDef,
+  file: StoreFile,
+  options: { initialBuild?: boolean; confineTo?: readonly string[] } = {},
+): Promise<StoreChange | null> {
   const state = writer.ensureFile(file);
   const change = (kind: ChangeKind, count: number): StoreChange => ({ storeKey: file.storeKey, file: file.name, path: file.path, kind, count });
   const empty = { dev: null, ino: null, size: null, mtime_ms: null, head_sha: null, tail_sha: null, end_offset: 0, next_line: 1, lines: 0, records: 0, defects: 0, pending_tail: 0 };
@@ -97,6 +106,18 @@ export async function syncFile(writer: IndexWriter, def: StoreDef, file: StoreFi
     return wasFile && state.status !== 'new' ? change('removed', state.records) : change('defects', 1);
   }
 
+  // Checked before anything is judged unchanged: rows indexed while the operator allowed symlinks
+  // out of the workspace must go once the workspace is opened without that.
+  const outside = options.confineTo ? outsideTarget(file.path, options.confineTo) : null;
+  if (outside !== null) {
+    const message = outsideMessage(file.path, outside);
+    if (state.status === 'unreadable' && state.message === message) return null;
+    const had = state.status === 'ok' ? state.records : 0;
+    writer.clearFile(state.id);
+    writer.updateFile(state.id, { ...empty, status: 'unreadable', message });
+    return change('removed', had);
+  }
+
   const mode = await decide(def, state, stat);
   if (mode.kind === 'unchanged') return null;
   const full = mode.kind === 'full';
@@ -119,7 +140,8 @@ export async function syncFile(writer: IndexWriter, def: StoreDef, file: StoreFi
 
   let batch: PendingRow[] = [];
   let defects: JsonlDefect[] = [];
-  let storedDefects = 0;
+  // Rows already stored for the earlier lines (the pending tail's defect is read again).
+  let storedDefects = full ? 0 : Math.max(0, state.defects - state.pending_tail);
   let records = 0;
   const flush = () => {
     writer.insertRows(def.table, batch);
@@ -132,6 +154,7 @@ export async function syncFile(writer: IndexWriter, def: StoreDef, file: StoreFi
     firstLine: full ? 1 : state.next_line,
     seenIds: seenIds as Map<string, number>,
     maxCollectedDefects: 0,
+    confineTo: options.confineTo,
     onRecord: (record) => {
       records++;
       batch.push(writer.rowOf(def, file.tier, state.id, record));

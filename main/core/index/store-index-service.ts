@@ -3,6 +3,7 @@ import path from 'node:path';
 import { storeDef, patternRegex, STORES } from '../stores/catalog';
 import { discoverFiles, locateStores, matchPath, orphanedFiles, type StoreFile, type StoreLocation } from '../stores/locate';
 import { readStoreFile } from '../stores/read-store-file';
+import { confinementOf } from '../stores/containment';
 import { resolveLink } from '../paths/link';
 import { resolveWorkspacePaths, type WorkspacePaths } from '../workspace/workspace';
 import { StoreWatcher, relevantFor, type WatchTarget } from '../watch/store-watcher';
@@ -148,10 +149,12 @@ export class StoreIndexService {
       if (file.orphaned) return await this.syncOrphan(file);
       const def = storeDef(file.storeKey);
       if (!def) return;
-      const change = await syncFile(this.writer, def, file, { initialBuild: this.initialBuild });
+      const change = await syncFile(this.writer, def, file, { initialBuild: this.initialBuild, confineTo: this.workspaceRoots() });
       if (change) this.emit(change);
       // Not awaited here: re-linking rescans every file, this one included, through the queue.
-      if (def.key === 'link-pointer') this.linkCheck = this.linkCheck.then(() => this.checkLink());
+      // A failed check must not stop every later one (a rejected chain runs no further `then`).
+      if (def.key === 'link-pointer')
+        this.linkCheck = this.linkCheck.then(() => this.checkLink()).catch((error) => console.warn('[store-index] link check failed:', (error as Error).message));
     } catch (error) {
       if (!this.closed) console.warn(`[store-index] could not index ${file.path}:`, (error as Error).message);
     }
@@ -161,7 +164,7 @@ export class StoreIndexService {
   private async syncOrphan(file: StoreFile): Promise<void> {
     const def = storeDef(file.storeKey.replace(/^orphaned:/, '').replace(/\.jsonl?$/, ''));
     const state = this.writer.ensureFile(file);
-    const result = def ? await readStoreFile(def, file.path, { maxCollectedDefects: 0 }) : null;
+    const result = def ? await readStoreFile(def, file.path, { maxCollectedDefects: 0, confineTo: this.workspaceRoots() }) : null;
     const exists = result !== null && result.status !== 'missing';
     const changed = state.status !== (result?.status ?? 'missing') || state.size !== (result?.identity?.size ?? null);
     this.writer.updateFile(state.id, {
@@ -183,11 +186,16 @@ export class StoreIndexService {
     if (changed) this.emit({ storeKey: file.storeKey, file: file.name, path: file.path, kind: exists ? 'rewritten' : 'removed', count: result?.records ?? 0 });
   }
 
+  /** Store files are read only where they resolve inside these (see stores/containment.ts). */
+  private workspaceRoots(): string[] | undefined {
+    return confinementOf(this.paths);
+  }
+
   private async checkLink(): Promise<void> {
     if (this.closed) return;
     const link = resolveLink(this.paths.projectDir, this.paths.hiveDir);
     if (link.dir === this.paths.link.dir && link.linkId === this.paths.link.linkId) return;
-    this.paths = resolveWorkspacePaths(this.paths.projectDir, this.paths.hiveDir, this.paths.hiveSource, this.paths.isDemo);
+    this.paths = resolveWorkspacePaths(this.paths.projectDir, this.paths.hiveDir, this.paths.hiveSource, this.paths.isDemo, this.paths.allowSymlinksOutside);
     this.relocate();
     if (this.watcher) {
       await this.watcher.close();

@@ -32,6 +32,8 @@ export interface FileState {
   records: number;
   defects: number;
   pending_tail: number;
+  /** The status message as stored (rows read with `SELECT *` carry it). */
+  message?: string | null;
 }
 
 /** What one read of a file changes in its state (identity, offsets, counts), plus a status message. */

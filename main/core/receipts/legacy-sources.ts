@@ -41,11 +41,13 @@ export interface LegacyPaths {
   swarmDir: string;
   /** The link dir when `.swarm/link.json` is active, else `swarmDir`. */
   knowledgeDir: string;
+  /** Read even where a symlink leads out of the project and knowledge folder (the operator allowed it). */
+  allowSymlinksOutside?: boolean;
 }
 
-async function readLog(file: string, keep: (value: Rec) => boolean = () => true): Promise<LegacyLog> {
+async function readLog(file: string, confineTo: readonly string[] | undefined, keep: (value: Rec) => boolean = () => true): Promise<LegacyLog> {
   const lines: LegacyLine[] = [];
-  const read = await readJsonl(file, { onLine: (l) => keep(l.value) && lines.push({ line: l.line, value: l.value }) });
+  const read = await readJsonl(file, { confineTo, onLine: (l) => keep(l.value) && lines.push({ line: l.line, value: l.value }) });
   return { file, read, lines };
 }
 
@@ -61,11 +63,13 @@ async function readBaseline(file: string): Promise<Record<string, unknown>> {
 }
 
 export async function readLegacySources(paths: LegacyPaths): Promise<LegacySources> {
+  // Read only inside the project and the (link-aware) knowledge folder (stores/containment.ts).
+  const roots = paths.allowSymlinksOutside ? undefined : [path.dirname(paths.swarmDir), paths.knowledgeDir];
   const [events, application, unacknowledged, gateEvents, baseline] = await Promise.all([
-    readLog(path.join(paths.knowledgeDir, LEGACY_FILES.events)),
-    readLog(path.join(paths.knowledgeDir, LEGACY_FILES.application)),
-    readLog(path.join(paths.swarmDir, LEGACY_FILES.unacknowledged)),
-    readLog(path.join(paths.swarmDir, 'events.jsonl'), isGateEvent),
+    readLog(path.join(paths.knowledgeDir, LEGACY_FILES.events), roots),
+    readLog(path.join(paths.knowledgeDir, LEGACY_FILES.application), roots),
+    readLog(path.join(paths.swarmDir, LEGACY_FILES.unacknowledged), roots),
+    readLog(path.join(paths.swarmDir, 'events.jsonl'), roots, isGateEvent),
     readBaseline(path.join(paths.knowledgeDir, 'knowledge-counter-baseline.json')),
   ]);
   return { events, application, unacknowledged, gateEvents, baseline, linkRedirected: path.resolve(paths.knowledgeDir) !== path.resolve(paths.swarmDir) };

@@ -10,6 +10,7 @@ export interface ReceiptPaths {
   swarmDir: string;
   /** Link-aware home of knowledge-events.jsonl and knowledge-application.jsonl. */
   knowledgeDir: string;
+  allowSymlinksOutside?: boolean;
 }
 
 export interface LoadOptions {

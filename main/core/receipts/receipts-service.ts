@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { z } from 'zod';
 import type { ReceiptsEvent } from '../../../shared/contract/receipts';
 import { StoreWatcher, type WatchTarget } from '../watch/store-watcher';
+import { GateAppendFilter } from './gate-append-filter';
 import { loadReceipts, type LoadOptions, type ReceiptPaths } from './load-receipts';
 import { LEGACY_FILES, V2_FILES } from './receipt-format';
 import type { ReceiptsModel } from './receipts-model';
@@ -28,6 +29,8 @@ export class ReceiptsService {
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
   readonly watching: Promise<void>;
+  /** Appends to events.jsonl without a gate line do not re-verify (see gate-append-filter.ts). */
+  readonly eventsLog: GateAppendFilter;
 
   constructor(
     private readonly paths: ReceiptPaths,
@@ -40,8 +43,15 @@ export class ReceiptsService {
           { dir: paths.swarmDir, depth: 0, relevant: (rel) => SWARM_FILES.includes(rel) },
           { dir: paths.knowledgeDir, depth: 0, relevant: (rel) => KNOWLEDGE_FILES.includes(rel) },
         ];
+    this.eventsLog = new GateAppendFilter(path.join(paths.swarmDir, 'events.jsonl'));
     this.watcher = new StoreWatcher(targets, (event) => {
-      if (event.kind === 'file') this.noteChange(path.basename(event.path));
+      const name = path.basename(event.path);
+      if (event.kind === 'file' && event.path === path.join(paths.swarmDir, 'events.jsonl')) {
+        void this.eventsLog.mayMatter().then((matters) => matters && this.noteChange(name));
+        return;
+      }
+      // A folder event (a receipt folder came back, or changed access) may change any file.
+      this.noteChange(name);
     });
     this.watching = this.watcher.ready;
   }
@@ -53,7 +63,9 @@ export class ReceiptsService {
 
   /** Verifies every receipt file again and rebuilds the model; concurrent callers share it. */
   refresh(): Promise<ReceiptsModel> {
+    const eventsMark = this.eventsLog.mark();
     const next = loadReceipts(this.paths, this.options);
+    next.then(() => this.eventsLog.adopt(eventsMark), () => undefined);
     this.current = next;
     this.verifying = true;
     next.then(

@@ -22,6 +22,7 @@
  * they reuse `JsonlDefect` with their own kinds.
  */
 import fs from 'node:fs';
+import { outsideMessage, outsideTarget, sameFile } from './containment';
 import { isUtf8 } from 'node:buffer';
 
 export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
@@ -69,6 +70,8 @@ export interface JsonlReadOptions {
   maxCollectedDefects?: number;
   onLine?: (line: JsonlLine) => void;
   onDefect?: (defect: JsonlDefect) => void;
+  /** Read only if the file resolves inside one of these folders (see containment.ts). */
+  confineTo?: readonly string[];
 }
 
 export type JsonlReadStatus = 'ok' | 'missing' | 'not_a_file' | 'unreadable';
@@ -151,6 +154,11 @@ export async function readJsonl(file: string, options: JsonlReadOptions = {}): P
     options.onDefect?.(d);
   };
 
+  const outside = options.confineTo ? outsideTarget(file, options.confineTo) : null;
+  if (outside !== null) {
+    Object.assign(result, { status: 'unreadable', message: outsideMessage(file, outside) });
+    return result;
+  }
   let handle: fs.promises.FileHandle;
   try {
     handle = await fs.promises.open(file, 'r');
@@ -161,6 +169,10 @@ export async function readJsonl(file: string, options: JsonlReadOptions = {}): P
 
   try {
     const stat = await handle.stat();
+    if (options.confineTo && !sameFile(stat, file)) {
+      Object.assign(result, { status: 'unreadable', message: `${file} changed while it was being opened; not read` });
+      return result;
+    }
     if (!stat.isFile()) {
       result.status = 'not_a_file';
       result.message = stat.isDirectory() ? `${file} is a directory, not a file` : `${file} is not a regular file`;

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { isUtf8 } from 'node:buffer';
 import type { StoreDef } from './catalog';
+import { outsideMessage, outsideTarget, sameFile } from './containment';
 import { parseFrontmatter } from './frontmatter';
 import {
   readJsonl,
@@ -56,6 +57,8 @@ export interface ReadStoreFileOptions {
   seenIds?: Map<string, number>;
   onRecord?: (record: StoreRecord) => void;
   onDefect?: (defect: JsonlDefect) => void;
+  /** Read only if the file resolves inside one of these folders (see containment.ts). */
+  confineTo?: readonly string[];
 }
 
 /** Reads one file of a store in its format, checks every record, and reports every defect. Never writes. */
@@ -100,6 +103,7 @@ export async function readStoreFile(def: StoreDef, file: string, options: ReadSt
       firstLine: options.firstLine,
       maxLineBytes: options.maxLineBytes,
       maxCollectedDefects: maxCollected,
+      confineTo: options.confineTo,
       onDefect: (d) => {
         collected++;
         options.onDefect?.(d);
@@ -109,7 +113,7 @@ export async function readStoreFile(def: StoreDef, file: string, options: ReadSt
     const defects = [...result.defects, ...extraDefects].sort((a, b) => a.offset - b.offset).slice(0, maxCollected);
     return { ...result, path: file, defectCount: result.defectCount + extraCount, defects };
   }
-  const whole = await readWholeFile(def, file, accept, recordDefect);
+  const whole = await readWholeFile(def, file, accept, recordDefect, options.confineTo);
   return { ...whole, defectCount: extraCount, defects: extraDefects };
 }
 
@@ -126,8 +130,11 @@ async function readWholeFile(
   file: string,
   accept: Accept,
   defect: (d: JsonlDefect) => void,
+  confineTo: readonly string[] | undefined,
 ): Promise<Omit<StoreFileRead, 'defectCount' | 'defects'>> {
   const base = { path: file, identity: null, endOffset: 0, nextLine: 1, lines: 0, records: 0, pendingTail: null };
+  const outside = confineTo ? outsideTarget(file, confineTo) : null;
+  if (outside !== null) return { ...base, status: 'unreadable', message: outsideMessage(file, outside) };
   let handle: fs.promises.FileHandle;
   try {
     handle = await fs.promises.open(file, 'r');
@@ -139,6 +146,7 @@ async function readWholeFile(
   }
   try {
     const stat = await handle.stat();
+    if (confineTo && !sameFile(stat, file)) return { ...base, status: 'unreadable', message: `${file} changed while it was being opened; not read` };
     if (!stat.isFile()) return { ...base, status: 'not_a_file', message: `${file} is ${stat.isDirectory() ? 'a directory' : 'not a regular file'}, not a file` };
     const identity = { dev: stat.dev, ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs };
     if (stat.size > MAX_WHOLE_FILE_BYTES) {

@@ -14,6 +14,8 @@ export interface OpenRequest {
   /** null: the demo workspace. */
   project: string | null;
   hive?: string | undefined;
+  /** See `allowSymlinksOutside` in the workspace.open contract. */
+  allowSymlinksOutside?: boolean | undefined;
 }
 
 interface RecentProject {
@@ -76,7 +78,7 @@ export class WorkspaceManager {
       hiveDir = request.hive ? path.resolve(request.hive) : resolvePluginDataDir(this.platformEnv);
       hiveSource = request.hive ? 'flag' : 'env';
     }
-    const paths = resolveWorkspacePaths(projectDir, hiveDir, hiveSource, isDemo);
+    const paths = resolveWorkspacePaths(projectDir, hiveDir, hiveSource, isDemo, request.allowSymlinksOutside ?? false);
     const next = new Workspace(paths, Workspace.cacheDirFor(this.userDataDir, paths));
     const previous = this.currentWorkspace;
     this.currentWorkspace = next;

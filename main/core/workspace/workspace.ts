@@ -15,9 +15,17 @@ export interface WorkspacePaths {
   knowledgeDir: string;
   link: LinkResolution;
   isDemo: boolean;
+  /** Store files are read even where a symlink leads out of the workspace (the operator chose so). */
+  allowSymlinksOutside: boolean;
 }
 
-export function resolveWorkspacePaths(projectDir: string, hiveDir: string, hiveSource: WorkspacePaths['hiveSource'], isDemo: boolean): WorkspacePaths {
+export function resolveWorkspacePaths(
+  projectDir: string,
+  hiveDir: string,
+  hiveSource: WorkspacePaths['hiveSource'],
+  isDemo: boolean,
+  allowSymlinksOutside = false,
+): WorkspacePaths {
   const absoluteProject = path.resolve(projectDir);
   const absoluteHive = path.resolve(hiveDir);
   const link = resolveLink(absoluteProject, absoluteHive);
@@ -30,6 +38,7 @@ export function resolveWorkspacePaths(projectDir: string, hiveDir: string, hiveS
     knowledgeDir: link.dir ?? swarmDir,
     link,
     isDemo,
+    allowSymlinksOutside,
   };
 }
 

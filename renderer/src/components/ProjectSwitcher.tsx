@@ -8,10 +8,11 @@ export function ProjectSwitcher() {
   const [open, setOpen] = createSignal(false);
   const [path, setPath] = createSignal('');
   const [hive, setHive] = createSignal('');
+  const [allowOutside, setAllowOutside] = createSignal(false);
   // A hive folder that is the one above the plugin's data folder keeps the switcher open, so the
   // one-click fix is seen; any other "no hive here" stays in the status bar and in this popover.
-  const choose = async (project: string | null, hiveDir?: string) => {
-    if (!(await workspace.open(project, hiveDir))) return;
+  const choose = async (project: string | null, hiveDir?: string, allowSymlinksOutside?: boolean) => {
+    if (!(await workspace.open(project, hiveDir, allowSymlinksOutside))) return;
     if (hiveDir && workspace.info()?.hive.check.suggestion) setHive(hiveDir);
     else setOpen(false);
   };
@@ -44,7 +45,7 @@ export function ProjectSwitcher() {
             class="project-form"
             onSubmit={(event) => {
               event.preventDefault();
-              if (path().trim()) void choose(path().trim(), hive().trim() || undefined);
+              if (path().trim()) void choose(path().trim(), hive().trim() || undefined, allowOutside());
             }}
           >
             <label>
@@ -54,6 +55,10 @@ export function ProjectSwitcher() {
             <label>
               Hive folder (optional)
               <input name="hive" placeholder="…/opencode-swarm (holds shared-learnings.jsonl); default: as the plugin resolves it" value={hive()} onInput={(e) => setHive(e.currentTarget.value)} />
+            </label>
+            <label class="project-allow-outside" title="Off: a store file whose symlink leads outside the project and the plugin's data folder is not read">
+              <input type="checkbox" name="allowSymlinksOutside" checked={allowOutside()} onChange={(e) => setAllowOutside(e.currentTarget.checked)} />
+              Read store files symlinked outside the project and hive
             </label>
             <button type="submit">Open</button>
           </form>

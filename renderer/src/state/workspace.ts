@@ -7,7 +7,8 @@ export interface WorkspaceStore {
   /** Increments whenever another workspace is opened: queries depend on it to refetch. */
   epoch: Accessor<number>;
   error: Accessor<string | undefined>;
-  open(project: string | null, hive?: string): Promise<boolean>;
+  /** `allowSymlinksOutside`: read store files whose symlinks lead out of the workspace (this opening only). */
+  open(project: string | null, hive?: string, allowSymlinksOutside?: boolean): Promise<boolean>;
 }
 
 export function createWorkspaceStore(api: ConsoleApi): WorkspaceStore {
@@ -31,10 +32,10 @@ export function createWorkspaceStore(api: ConsoleApi): WorkspaceStore {
     info,
     epoch,
     error,
-    async open(project, hive) {
+    async open(project, hive, allowSymlinksOutside) {
       try {
         setError(undefined);
-        adopt(await api.call('workspace.open', hive ? { project, hive } : { project }));
+        adopt(await api.call('workspace.open', { project, ...(hive ? { hive } : {}), ...(allowSymlinksOutside ? { allowSymlinksOutside } : {}) }));
         return true;
       } catch (e) {
         setError((e as Error).message);

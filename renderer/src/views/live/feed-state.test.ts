@@ -71,5 +71,6 @@ describe('feed helpers', () => {
     expect(filterFromParams({ session: 'ses_1', directive: 'KD-1', kind: 'nonsense', q: ' x ' })).toEqual({ sessionID: 'ses_1', directiveId: 'KD-1', text: 'x' });
     expect(describeState({ kind: 'silent', since: 0, lastEventAt: 1_000 }, 43_000).label).toBe('connected but silent for 42 s');
     expect(describeState({ kind: 'unreachable', since: 0, attempt: 3, reason: 'connection refused', nextAttemptAt: 0 }, 0)).toEqual({ label: 'unreachable (connection refused)', tone: 'danger' });
+    expect(describeState({ kind: 'refused', since: 0, reason: 'history response over 64 MB' }, 0)).toEqual({ label: 'stopped reading: history response over 64 MB', tone: 'danger' });
   });
 });

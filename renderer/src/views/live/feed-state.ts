@@ -81,6 +81,8 @@ export function describeState(state: ConnectionState, now: number): { label: str
       return { label: `unreachable (${state.reason})`, tone: 'danger' };
     case 'unauthorised':
       return { label: `unauthorised: ${state.reason}`, tone: 'danger' };
+    case 'refused':
+      return { label: `stopped reading: ${state.reason}`, tone: 'danger' };
     case 'stopped':
       return { label: 'stopped', tone: 'muted' };
   }
