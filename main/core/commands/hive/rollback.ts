@@ -45,8 +45,11 @@ function planRollback(hive: HivePaths, backup: BackupInfo, live: StoreSnapshot):
     else if (present.length === 1 && present[0]?.sha256 === line.sha256) skipped.push(line.id as string);
     else for (const p of present) collisions.push({ id: line.id as string, backupSha256: line.sha256, liveSha256: p.sha256 });
   }
-  const postSha = backup.result?.post?.file_sha256;
-  const method = restore.length === 0 ? 'none' : restore.length === selected.length && postSha === live.fingerprint.file_sha256 ? 'exact' : 'reinsert';
+  // The store exactly as the quarantine left it (computed from the backup, so a commit killed
+  // before its result.json was written still rolls back to the original bytes).
+  const before = snapshotBytes(backup.dir, original);
+  const quarantinedBytes = withoutLines(original, selected.flatMap((l) => before.byId.get(l.id as string) ?? []));
+  const method = restore.length === 0 ? 'none' : restore.length === selected.length && sha256Hex(quarantinedBytes) === live.fingerprint.file_sha256 ? 'exact' : 'reinsert';
   return { backup, original, selected, restore, skipped, collisions, method };
 }
 
