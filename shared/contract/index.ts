@@ -50,5 +50,9 @@ export const httpSubscribePath = (name: SubscriptionName): string => `/api/subsc
  */
 export interface ConsoleApi {
   call<K extends CallName>(name: K, input: Input<K>): Promise<Output<K>>;
-  subscribe<K extends SubscriptionName>(name: K, input: Input<K>, onEvent: (event: Output<K>) => void): () => void;
+  /**
+   * `onResync` runs when the stream was interrupted and opened again (the browser host drops
+   * readers that fall behind): events may have been missed, so the subscriber refetches.
+   */
+  subscribe<K extends SubscriptionName>(name: K, input: Input<K>, onEvent: (event: Output<K>) => void, onResync?: () => void): () => void;
 }
