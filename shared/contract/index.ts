@@ -5,7 +5,7 @@ import { storeOps } from './stores';
 import { knowledgeOps } from './knowledge';
 import { receiptOps } from './receipts';
 import { liveOps } from './live';
-import { commandOps } from './commands';
+import { commandOps, swarmCommandOps } from './commands';
 
 export * from './define';
 
@@ -20,6 +20,7 @@ export const contract = {
   ...receiptOps,
   ...liveOps,
   ...commandOps,
+  ...swarmCommandOps,
 } as const satisfies Record<string, OpSpec>;
 
 export type Contract = typeof contract;

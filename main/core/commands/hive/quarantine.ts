@@ -28,7 +28,7 @@ export const liveBindings = (snapshot: StoreSnapshot, bind: Record<string, strin
 
 const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
-function lineageActor(value: Record<string, unknown> | null): string | null {
+export function lineageActor(value: Record<string, unknown> | null): string | null {
   const lineage = value?.lineage;
   if (lineage && typeof lineage === 'object' && typeof (lineage as { actor?: unknown }).actor === 'string') return (lineage as { actor: string }).actor;
   return str(value?.lineage_actor);
@@ -43,7 +43,7 @@ export const fingerprintShape = (snapshot: StoreSnapshot) => ({
 });
 
 /** The selected lines, exactly one per id, in store order; any missing or doubled id refuses. */
-function selectExact(snapshot: StoreSnapshot, ids: readonly string[]): StoreLine[] {
+export function selectExact(snapshot: StoreSnapshot, ids: readonly string[]): StoreLine[] {
   const unique = new Set(ids);
   if (unique.size !== ids.length) throw new ConsoleError('invalid_input', 'Each id may be selected once.');
   return ids
