@@ -49,6 +49,8 @@ export interface HumanServicesOptions {
   lockWaitMs?: number;
   /** When to re-read a written store for a concurrent revert (rule 5.6.8: 2-5 s). */
   revertCheckMs?: number;
+  /** Told how long each write held a plugin lock (for the benchmark). */
+  onLockHeld?: (heldMs: number, lockDir: string) => void;
 }
 
 export interface HumanCommitInput {
@@ -67,6 +69,7 @@ export class HumanServices {
   readonly lockWaitMs: number;
   readonly revertCheckMs: number;
   readonly hostUser: string;
+  readonly onLockHeld: ((heldMs: number, lockDir: string) => void) | undefined;
   private secretBytes: Buffer | null = null;
   private readonly titles = new Map<string, Describe>();
 
@@ -78,6 +81,12 @@ export class HumanServices {
     this.lockWaitMs = options.lockWaitMs ?? 5_000;
     this.revertCheckMs = options.revertCheckMs ?? 3_000;
     this.hostUser = safeUserName();
+    this.onLockHeld = options.onLockHeld;
+  }
+
+  /** Options for every `withStoreLock` a command takes. */
+  lockOptions(): { waitMs: number; onHeld?: (heldMs: number, lockDir: string) => void } {
+    return this.onLockHeld ? { waitMs: this.lockWaitMs, onHeld: this.onLockHeld } : { waitMs: this.lockWaitMs };
   }
 
   private secret(): Buffer {

@@ -131,6 +131,7 @@ export function commitSwarmPromote(services: HumanServices, caller: CallerContex
         return new Map([[hive.store, withAppended(store.bytes, [JSON.stringify(hiveEntryFrom(line.value ?? {}, paths.projectDir, newId, at))])]]);
       },
       lockWaitMs: services.lockWaitMs,
+      onLockHeld: services.onLockHeld,
     });
     const before = outcome.before.get(hive.store) as StoreSnapshot;
     const after = outcome.after.get(hive.store) as StoreSnapshot;

@@ -114,6 +114,7 @@ export function commitSwarmQuarantine(services: HumanServices, caller: CallerCon
         ]);
       },
       lockWaitMs: services.lockWaitMs,
+      onLockHeld: services.onLockHeld,
     });
     return finish(services, caller, SWARM_QUARANTINE_OP, outcome, family, payload.ids, token12, reason, `Quarantined ${payload.ids.length} entr${payload.ids.length === 1 ? 'y' : 'ies'} of ${family.tier === 'link' ? `link store ${family.linkId}` : 'the project'}.`);
   });
@@ -238,6 +239,7 @@ export function commitSwarmRestore(services: HumanServices, caller: CallerContex
         return files;
       },
       lockWaitMs: services.lockWaitMs,
+      onLockHeld: services.onLockHeld,
     });
     return finish(services, caller, SWARM_RESTORE_OP, outcome, family, payload.ids, token12, reason, `Restored ${payload.ids.length} entr${payload.ids.length === 1 ? 'y' : 'ies'} to their prior status.`);
   });

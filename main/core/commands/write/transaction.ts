@@ -31,6 +31,7 @@ export interface TransactionSpec {
   check(snapshots: ReadonlyMap<string, StoreSnapshot>): void;
   plan(snapshots: ReadonlyMap<string, StoreSnapshot>): Map<string, Buffer>;
   lockWaitMs: number;
+  onLockHeld?: ((heldMs: number, lockDir: string) => void) | undefined;
 }
 
 export interface TransactionOutcome {
@@ -91,7 +92,7 @@ export async function runTransaction(spec: TransactionSpec): Promise<Transaction
         }
         await pausePoint('after-rename');
       },
-      { waitMs: spec.lockWaitMs },
+      { waitMs: spec.lockWaitMs, ...(spec.onLockHeld ? { onHeld: spec.onLockHeld } : {}) },
     );
   } catch (error) {
     if (!written) {
