@@ -19,6 +19,11 @@
  *    append the store's own audit lines; after the lock, verify and restore from the backup on
  *    failure. Throw `TokenRefusal` (a binding differs) or `CommitAbort` (lock timeout, backup) to
  *    refuse: the runner turns them into `forbidden`/`failed` with the message and audits them.
+ *    For files that share one plugin lock, `runTransaction` (write/transaction.ts) does all of this
+ *    given a `check` and a `plan`; the swarm commands in ./swarm/ use it. Audit the success with
+ *    `services.record(caller, { event: 'commit', … })`.
+ * 5. Tests: a FakeConfirmation (testing/) stands in for the person; `stepObservers` and
+ *    `SWARM_CONSOLE_PAUSE_AT` (write/pause-points.ts) stop a commit at a step.
  */
 import os from 'node:os';
 import { ConsoleError } from '../../../shared/contract';
