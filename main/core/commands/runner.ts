@@ -174,11 +174,11 @@ export class HumanServices {
     const { payload, token12 } = checked;
     const verdict = await caller.confirmation.confirm(this.prompt(payload, token12, input.reason), input.confirmation);
     if (!verdict.confirmed) {
-      if (verdict.burnToken) this.nonces.spend(payload.nonce, payload.exp, `burnt after ${WRONG_CODE_LIMIT} wrong confirmation codes`);
+      if (verdict.burnToken) await this.nonces.spend(payload.nonce, payload.exp, `burnt after ${WRONG_CODE_LIMIT} wrong confirmation codes`);
       await this.record(caller, { event: 'refusal', op, outcome: 'refused', token12, ids: payload.ids, reason: input.reason, binding: 'confirmation', message: verdict.reason });
       throw new ConsoleError('forbidden', `Not confirmed: ${verdict.reason}`);
     }
-    if (!this.nonces.spend(payload.nonce, payload.exp, 'used')) {
+    if (!(await this.nonces.spend(payload.nonce, payload.exp, 'used'))) {
       return this.refuse(caller, op, input.token, new TokenRefusal('single use', 'This token was used by another commit a moment ago.', token12), payload.ids, input.reason);
     }
     try {
