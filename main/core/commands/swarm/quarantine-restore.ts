@@ -95,8 +95,8 @@ export function commitSwarmQuarantine(services: HumanServices, caller: CallerCon
       plan(s) {
         const knowledge = s.get(family.knowledge) as StoreSnapshot;
         const selected = selectExact(knowledge, payload.ids);
+        // Destination files first: a crash between two renames leaves the entry in both places, never in neither.
         return new Map([
-          [family.knowledge, withoutLines(knowledge.bytes, selected)],
           [
             family.quarantined,
             withAppended(
@@ -111,6 +111,7 @@ export function commitSwarmQuarantine(services: HumanServices, caller: CallerCon
               selected.map((l) => JSON.stringify({ id: l.id, lesson: str(l.value?.lesson) ?? '', rejection_reason: reason, rejected_at: at, rejection_layer: 3 })),
             ),
           ],
+          [family.knowledge, withoutLines(knowledge.bytes, selected)],
         ]);
       },
       lockWaitMs: services.lockWaitMs,
