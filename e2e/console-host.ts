@@ -4,52 +4,74 @@ import os from 'node:os';
 import path from 'node:path';
 
 export interface RunningConsole {
-  /** The per-launch URL (with its token). */
+  /** The first launch URL (its token works once). */
   launchUrl: string;
   origin: string;
   userDataDir: string;
   output: () => string;
+  /** Presses Enter in the console's terminal and returns the new launch URL it prints (needs `terminal: true`). */
+  pressEnter(): Promise<string>;
   stop(): Promise<void>;
 }
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
+const LAUNCH_URL = /Open: (http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/g;
+
+const shellQuote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
 
 /**
  * Starts `swarm-console serve` as a real child process on a free port with a private
- * user-data folder, and waits for the URL it prints.
+ * user-data folder, and waits for the URL it prints. With `terminal: true` it runs under a
+ * pseudo-terminal (util-linux `script`), as from a person's shell, so Enter can be pressed.
  */
-export async function startConsole(options: { project?: string; hive?: string; userDataDir?: string; env?: Record<string, string> } = {}): Promise<RunningConsole> {
+export async function startConsole(
+  options: { project?: string; hive?: string; userDataDir?: string; env?: Record<string, string>; terminal?: boolean; port?: number } = {},
+): Promise<RunningConsole> {
   const userDataDir = options.userDataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'console-e2e-'));
-  const args = [path.join(repoRoot, 'bin', 'swarm-console.mjs'), 'serve', '--port', '0', '--user-data', userDataDir];
+  const args = [path.join(repoRoot, 'bin', 'swarm-console.mjs'), 'serve', '--port', String(options.port ?? 0), '--user-data', userDataDir];
   if (options.project) args.push('--project', options.project);
   if (options.hive) args.push('--hive', options.hive);
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, args, { cwd: repoRoot, env: { ...process.env, ...options.env } });
+  const env = { ...process.env, ...options.env };
+  const child: ChildProcessWithoutNullStreams = options.terminal
+    ? spawn('script', ['-qfec', [process.execPath, ...args].map(shellQuote).join(' '), '/dev/null'], { cwd: repoRoot, env })
+    : spawn(process.execPath, args, { cwd: repoRoot, env });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
-  const launchUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`console did not start in 60 s:\n${output}`)), 60_000);
-    const check = () => {
-      const match = /Open: (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(output);
-      if (match) {
+  const launchUrls = () => [...output.matchAll(LAUNCH_URL)].map((match) => match[1] as string);
+  const waitForUrl = (count: number) =>
+    new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`console printed no launch URL #${count} in 60 s:\n${output}`)), 60_000);
+      const check = () => {
+        const urls = launchUrls();
+        if (urls.length < count) return;
         clearTimeout(timer);
-        resolve(match[1] as string);
-      }
-    };
-    child.stdout.on('data', check);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`console exited with ${code}:\n${output}`));
+        child.stdout.off('data', check);
+        resolve(urls[count - 1] as string);
+      };
+      child.stdout.on('data', check);
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`console exited with ${code}:\n${output}`));
+      });
+      check();
     });
-  });
+  const launchUrl = await waitForUrl(1);
   return {
     launchUrl,
     origin: new URL(launchUrl).origin,
     userDataDir,
     output: () => output,
+    async pressEnter() {
+      const next = waitForUrl(launchUrls().length + 1);
+      child.stdin.write('\n');
+      return next;
+    },
     async stop() {
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
+      // Under a pseudo-terminal, Ctrl+C reaches the console as it would from a shell.
+      if (options.terminal) child.stdin.write('\x03');
       child.kill('SIGTERM');
       await exited;
     },

@@ -89,4 +89,28 @@ describe('swarm-console serve', () => {
       await exited;
     }
   });
+
+  it('names the command the person ran on the sign-in page: `npm start` falls back to this host through `open`', async () => {
+    const { args, env } = setup();
+    // An Electron path with no binary: `open` falls back to the browser host on any machine.
+    const noElectron = fs.mkdtempSync(path.join(os.tmpdir(), 'no-electron-'));
+    const child = spawn(process.execPath, [cli, 'open', '--port', '0', ...args], {
+      cwd: repo,
+      env: { ...env, ELECTRON_OVERRIDE_DIST_PATH: noElectron, SWARM_CONSOLE_COMMAND: 'npm start' },
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    try {
+      for (let i = 0; i < 1200 && !/Open: \S+/.test(output); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      const url = /Open: (\S+)/.exec(output)?.[1] as string;
+      expect(output).toContain('Starting the browser host instead.');
+      const page = await (await fetch(new URL('/', url))).text();
+      expect(page).toContain('stop <code>npm start</code> and start it again');
+      expect(page).not.toContain('swarm-console serve');
+    } finally {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+  });
 });

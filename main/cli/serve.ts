@@ -72,7 +72,10 @@ export async function serve(options: ServeOptions): Promise<number> {
   console.log(`Open: ${host.launchUrl}`);
   if (terminal.interactive) {
     console.log('Each launch URL opens the console once. Press Enter here for a new one.');
-    terminal.onLine(() => console.log(`Open: ${host.newLaunchUrl()}`));
+    // Only an empty line: other typed text is left for other terminal prompts (e.g. confirmation codes).
+    terminal.onLine((line) => {
+      if (line === '') console.log(`Open: ${host.newLaunchUrl()}`);
+    });
   }
   await new Promise<void>((resolve) => {
     const stop = () => resolve();

@@ -31,6 +31,7 @@ interface OpenStream {
 export class SseStreams {
   private readonly open = new Map<ServerResponse, OpenStream>();
   private droppedCount = 0;
+  private peakStreamBytes = 0;
 
   constructor(private readonly limits: StreamLimits = DEFAULT_STREAM_LIMITS) {}
 
@@ -58,6 +59,7 @@ export class SseStreams {
       if (!this.open.has(response)) return;
       if (response.writableLength > this.limits.maxBufferedBytes) return this.drop(response);
       response.write(frame);
+      this.peakStreamBytes = Math.max(this.peakStreamBytes, response.writableLength);
     };
     const result = subscribe((event) => write(`data: ${JSON.stringify(event)}\n\n`));
     if (!result.ok) {
@@ -70,11 +72,14 @@ export class SseStreams {
     response.write(': subscribed\n\n');
   }
 
-  /** Streams open now, the output they hold unread, and how many were dropped for falling behind. */
-  stats(): { open: number; bufferedBytes: number; dropped: number } {
+  /**
+   * Streams open now, the output they hold unread, the most any one stream ever held, and how
+   * many were dropped for falling behind.
+   */
+  stats(): { open: number; bufferedBytes: number; peakStreamBytes: number; dropped: number } {
     let bufferedBytes = 0;
     for (const response of this.open.keys()) bufferedBytes += response.writableLength;
-    return { open: this.open.size, bufferedBytes, dropped: this.droppedCount };
+    return { open: this.open.size, bufferedBytes, peakStreamBytes: this.peakStreamBytes, dropped: this.droppedCount };
   }
 
   closeAll(): void {

@@ -18,13 +18,14 @@ async function signedOutMessage(response: Response): Promise<string> {
  * fetch (EventSource cannot send the session header). A stream the host closes (it drops readers
  * that fall behind) is opened again, and `onResync` tells the subscriber to refetch what it missed.
  */
-export function createHttpApi(secret: string, onSignedOut: (message: string) => void): ConsoleApi {
+/** `base` is empty in the page (same origin); tests under Node pass the host's origin. */
+export function createHttpApi(secret: string, onSignedOut: (message: string) => void, base = ''): ConsoleApi {
   const headers = { [SESSION_HEADER]: secret };
   return {
     async call(name, input) {
       let response: Response;
       try {
-        response = await fetch(httpCallPath(name), {
+        response = await fetch(base + httpCallPath(name), {
           method: 'POST',
           headers: { ...headers, 'content-type': 'application/json' },
           body: JSON.stringify(input ?? {}),
@@ -43,7 +44,7 @@ export function createHttpApi(secret: string, onSignedOut: (message: string) => 
       return envelope.value;
     },
     subscribe(name, input, onEvent, onResync) {
-      const url = `${httpSubscribePath(name)}?input=${encodeURIComponent(JSON.stringify(input ?? {}))}`;
+      const url = `${base}${httpSubscribePath(name)}?input=${encodeURIComponent(JSON.stringify(input ?? {}))}`;
       let stopped = false;
       let attempts = 0;
       let failures = 0;

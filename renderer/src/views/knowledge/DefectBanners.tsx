@@ -6,7 +6,8 @@ const KNOWLEDGE_STORE = /^(knowledge|hive)/;
 
 function StoreDefects(props: { store: string; label: string; defects: number; status: string; message: string }) {
   const [open, setOpen] = createSignal(false);
-  const list = createQuery('stores.defects', () => (open() ? { store: props.store, limit: 200 } : false));
+  // Read again when the count changes: the open list follows the store.
+  const list = createQuery('stores.defects', () => (open() ? (props.defects, { store: props.store, limit: 200 }) : false));
   return (
     <section class="banner" classList={{ danger: props.status === 'unreadable' || props.status === 'not_a_file', warn: props.status !== 'unreadable' }} aria-label={`Defects in ${props.label}`} data-testid={`defects-${props.store}`}>
       <div class="banner-line">
@@ -48,7 +49,13 @@ export function DefectBanners(props: { version: () => number }): JSX.Element {
     (summary.data()?.stores ?? []).filter((s) => KNOWLEDGE_STORE.test(s.key) && (s.defects > 0 || s.status === 'unreadable' || s.status === 'not_a_file'));
   return (
     <div class="defect-banners">
-      <For each={affected()}>{(s) => <StoreDefects store={s.key} label={s.label} defects={s.defects} status={s.status} message={s.message} />}</For>
+      {/* Keyed by store: a refetched summary updates each banner instead of rebuilding it (an open list stays open). */}
+      <For each={affected().map((s) => s.key)}>
+        {(key) => {
+          const store = () => affected().find((s) => s.key === key);
+          return <StoreDefects store={key} label={store()?.label ?? key} defects={store()?.defects ?? 0} status={store()?.status ?? 'ok'} message={store()?.message ?? ''} />;
+        }}
+      </For>
     </div>
   );
 }

@@ -78,11 +78,13 @@ export function KnowledgeView(): JSX.Element {
   followStoreChanges(api, async () => {
     const anchorIndex = table?.firstVisibleIndex() ?? 0;
     const anchorRow = entries.rows.rowAt(anchorIndex);
-    const selectedRow = entries.rows.rowAt(selected());
+    const selectedBefore = selected();
+    const selectedRow = entries.rows.rowAt(selectedBefore);
     const result = await entries.refresh(anchorRow ? rowKey(anchorRow) : null);
     if (result.shift !== 0) table?.shiftRows(result.shift);
     if (result.shift > 0) setNewAbove(newAbove() + result.shift);
-    if (selectedRow) {
+    // Keys pressed while the refresh was in flight win: do not put the selection back where it was.
+    if (selectedRow && selected() === selectedBefore) {
       const moved = result.newIndexOf(rowKey(selectedRow));
       if (moved !== undefined) setSelected(moved);
     }
