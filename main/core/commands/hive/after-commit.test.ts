@@ -37,7 +37,7 @@ describe('after a hive quarantine commit', () => {
     // A promotion pass that read the hive before the commit rewrites it from that stale copy.
     fs.writeFileSync(f.store, original);
     const backupDir = path.join(hivePaths(f.hive).backups, result.backup as string);
-    expect(await checkForRevert(services, caller, hivePaths(f.hive), backupDir, ['hive-0002'], result.token12)).toEqual(['hive-0002']);
+    expect(await checkForRevert(services, caller, { op: HIVE_QUARANTINE_OP, store: f.store, backupDir, ids: ['hive-0002'], token12: result.token12 })).toEqual(['hive-0002']);
     const status = hiveQuarantineStatus(hivePaths(f.hive));
     expect(status.backups[0]?.warnings[0]).toMatch(/1 entry was back in the hive .*reverted the quarantine/);
     const audit = services.audit.read().records.at(-1);

@@ -230,7 +230,7 @@ export function commitHiveQuarantine(services: HumanServices, caller: CallerCont
     if (!exact) messages.push('Another writer appended to the hive right after the commit; the quarantined entries stay out.');
     writeResult(backup.dir, { state: 'committed', at: new Date().toISOString(), post: after.fingerprint, sidecar_appended: sidecarAppended, events_appended: eventsAppended });
     await services.record(caller, { event: 'commit', op: HIVE_QUARANTINE_OP, outcome: 'ok', token12, ids: payload.ids, reason, backup: name, detail: { before: snapshot.fingerprint, after: after.fingerprint } });
-    const revertCheckAt = scheduleRevertCheck(services, caller, hive, backup.dir, payload.ids, token12);
+    const revertCheckAt = scheduleRevertCheck(services, caller, { op: HIVE_QUARANTINE_OP, store: hive.store, backupDir: backup.dir, ids: payload.ids, token12 });
     messages.unshift(
       `Quarantined ${selected.length} ${selected.length === 1 ? 'entry' : 'entries'}: the hive went from ${snapshot.fingerprint.entry_count} to ${after.fingerprint.entry_count} entries, every other line kept byte for byte.`,
       `Backup ${name} (verified) holds the original store; the entries are in shared-learnings-quarantined.jsonl.`,

@@ -8,6 +8,7 @@ import { cleanReason } from '../hive/hive-paths';
 import { fingerprintShape, selectExact } from '../hive/quarantine';
 import { CommitAbort, type HumanCommitInput, type HumanServices } from '../runner';
 import { checkLiveBindings, type TokenPayload } from '../tokens';
+import { scheduleRevertCheck } from '../hive/revert-check';
 import { backupName } from '../write/backup';
 import { readStoreSnapshot, withoutLines, withReplacedLines, type StoreLine, type StoreSnapshot } from '../write/store-snapshot';
 import { runTransaction, withAppended } from '../write/transaction';
@@ -129,7 +130,10 @@ async function finish(services: HumanServices, caller: CallerContext, op: string
     throw new CommitAbort(outcome.state, outcome.messages.join(' '));
   }
   await services.record(caller, { event: 'commit', op, outcome: 'ok', token12, ids, reason, backup: outcome.backup.name, detail: { store_dir: family.dir, tier: family.tier } });
-  return result(services, token12, outcome.backup.name, ids, before, after, [summary]);
+  const done = result(services, token12, outcome.backup.name, ids, before, after, [summary]);
+  // A quarantine removes lines a concurrent plugin rewrite could put back; watch for that.
+  if (op === SWARM_QUARANTINE_OP) done.revertCheckAt = scheduleRevertCheck(services, caller, { op, store: family.knowledge, backupDir: outcome.backup.dir, ids, token12 });
+  return done;
 }
 
 // ---- restore ---------------------------------------------------------------------------------

@@ -8,6 +8,8 @@ import { swarmEntryV1 } from '../../stores/sample-records';
 import type { CallerContext } from '../confirmation';
 import { FakeConfirmation } from '../testing/fake-confirmation';
 import { hiveLine } from '../testing/hive-fixture';
+import { checkForRevert } from '../hive/revert-check';
+import { SWARM_QUARANTINE_OP } from './swarm-store';
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -110,6 +112,19 @@ describe('swarm tier: quarantine, restore and restore of archived entries', () =
       await release();
     }
     expect(read(w.knowledge)).toContain('"swarm-1"');
+  });
+
+  it('warns in the audit log when a concurrent plugin rewrite puts a quarantined entry back', async () => {
+    const w = workspace();
+    const core = await open(w);
+    const original = read(w.knowledge);
+    const preview = await call(core, 'swarm.quarantine.preview', { ids: ['swarm-3'] });
+    const done = await call(core, 'swarm.quarantine.commit', confirm(preview.token));
+    expect(done.revertCheckAt).not.toBeNull();
+    fs.writeFileSync(w.knowledge, original);
+    const backupDir = path.join(w.root, 'user-data', 'human-only', 'backups', done.backup);
+    expect(await checkForRevert(core.human, caller, { op: SWARM_QUARANTINE_OP, store: w.knowledge, backupDir, ids: ['swarm-3'], token12: done.token12 })).toEqual(['swarm-3']);
+    expect(core.human.audit.read().records.at(-1)).toMatchObject({ event: 'warning', ids: ['swarm-3'], message: expect.stringContaining('back in knowledge.jsonl') });
   });
 
   it('refuses when another file the commit rewrites changed after the preview', async () => {
