@@ -105,6 +105,12 @@ describe('hive quarantine, end to end through the dispatcher', () => {
     expect(audit.chain).toMatchObject({ ok: true, brokenAt: null });
     expect(audit.records.map((r: any) => `${r.event}:${r.outcome}`)).toEqual(['preview:ok', 'commit:ok', 'preview:ok', 'rollback:ok', 'preview:ok', 'rollback:ok']);
     expect(fs.readFileSync(audit.path, 'utf8')).not.toContain(preview.token);
+    // The per-install secret stays in its 0600 file: not in a response, the audit log or a backup.
+    const secret = fs.readFileSync(path.join(fixture.userData, 'human-only', 'confirmation.key'), 'utf8').trim();
+    expect(fs.statSync(path.join(fixture.userData, 'human-only', 'confirmation.key')).mode & 0o777).toBe(0o600);
+    for (const text of [JSON.stringify([preview, result, rollback, rolled, audit]), fs.readFileSync(audit.path, 'utf8'), fs.readFileSync(path.join(backupDir, 'manifest.json'), 'utf8')]) {
+      expect(text).not.toContain(secret);
+    }
   });
 
   it('refuses every human-only call from a caller no person stands behind, and a commit missing token or confirmation', async () => {
