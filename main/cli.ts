@@ -10,6 +10,13 @@ const COMMANDS = {
   inspect: () => import('./cli/inspect'),
   verify: () => import('./cli/verify'),
   denials: () => import('./cli/denials'),
+  audit: () => import('./cli/audit'),
+  // Human-only commands exist only in the console window; their names answer exit 2 and say so.
+  'hive-quarantine': () => import('./cli/human-only').then((m) => m.refusal('hive-quarantine')),
+  quarantine: () => import('./cli/human-only').then((m) => m.refusal('quarantine')),
+  restore: () => import('./cli/human-only').then((m) => m.refusal('restore')),
+  promote: () => import('./cli/human-only').then((m) => m.refusal('promote')),
+  'skill-apply': () => import('./cli/human-only').then((m) => m.refusal('skill-apply')),
 } as const satisfies Record<string, () => Promise<{ run(argv: string[]): Promise<number> }>>;
 
 type CommandName = keyof typeof COMMANDS;
@@ -26,7 +33,10 @@ Usage:
   swarm-console denials [--opencode URL [--password P]] [--project DIR] [--follow] [--json]
                                                           gate denials from a running opencode server
                                                           and/or gate events from DIR/.swarm/events.jsonl
+  swarm-console audit [--json] [--user-data DIR]          the console's audit log of human-only commands (exit 3 when its chain is broken)
   swarm-console <command> --help                          that command's options and exit codes
+
+Hive quarantine, quarantine, restore, promote and skill-apply are human-only: they run only from the console window.
 
 Without --project the console opens a generated demo workspace.`;
 
