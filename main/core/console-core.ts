@@ -5,6 +5,7 @@ import { createStoreHandlers } from './api/store-handlers';
 import { createKnowledgeHandlers } from './api/knowledge-handlers';
 import { createReceiptHandlers } from './api/receipt-handlers';
 import { createLiveHandlers } from './api/live-handlers';
+import { createSkillHandlers } from './api/skill-handlers';
 import { WorkspaceManager, type OpenRequest } from './workspace/workspace-manager';
 
 export interface ConsoleCore {
@@ -27,6 +28,7 @@ export async function createConsoleCore(options: CoreOptions, initial: OpenReque
     ...createKnowledgeHandlers(context),
     ...createReceiptHandlers(context),
     ...createLiveHandlers(context),
+    ...createSkillHandlers(context),
   };
   await workspaces.open(initial);
   return {

@@ -5,6 +5,7 @@ import { storeOps } from './stores';
 import { knowledgeOps } from './knowledge';
 import { receiptOps } from './receipts';
 import { liveOps } from './live';
+import { skillOps } from './skills';
 
 export * from './define';
 
@@ -18,6 +19,7 @@ export const contract = {
   ...knowledgeOps,
   ...receiptOps,
   ...liveOps,
+  ...skillOps,
 } as const satisfies Record<string, OpSpec>;
 
 export type Contract = typeof contract;
