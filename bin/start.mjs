@@ -27,5 +27,10 @@ if (builtAt < Math.max(...sources.map(newestSourceTime), fs.statSync(path.join(r
   if (build.status !== 0) process.exit(build.status ?? 1);
   fs.writeFileSync(stamp, new Date().toISOString() + '\n');
 }
-const cli = spawnSync(process.execPath, [path.join(root, 'bin', 'swarm-console.mjs'), 'open', ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
+const cli = spawnSync(process.execPath, [path.join(root, 'bin', 'swarm-console.mjs'), 'open', ...process.argv.slice(2)], {
+  cwd: root,
+  stdio: 'inherit',
+  // The browser host's sign-in page names the command the person ran.
+  env: { ...process.env, SWARM_CONSOLE_COMMAND: 'npm start' },
+});
 process.exit(cli.status ?? 1);

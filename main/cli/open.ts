@@ -5,6 +5,9 @@ import { findElectronBinary } from './electron-binary';
 import { serve } from './serve';
 import { builtRendererDir, parseWorkspaceCommand, repoRoot, toWorkspaceArgs } from './workspace-args';
 
+/** `npm start` runs this command through bin/start.mjs, which says so in SWARM_CONSOLE_COMMAND. */
+const launchCommand = (): string => (process.env.SWARM_CONSOLE_COMMAND === 'npm start' ? 'npm start' : 'swarm-console');
+
 /** `swarm-console open` (the default): the desktop app, or the browser host when Electron cannot start. */
 export async function run(argv: string[]): Promise<number> {
   let parsed;
@@ -25,7 +28,7 @@ export async function run(argv: string[]): Promise<number> {
   const reason = !electron.ok ? electron.reason : !fs.existsSync(mainEntry) ? 'the desktop main process is not built' : null;
   if (reason !== null || !electron.ok) {
     console.log(`Electron cannot start here: ${reason}. Starting the browser host instead.`);
-    return serve({ ...args, port: Number(parsed.values.port ?? 0), rendererDir });
+    return serve({ ...args, port: Number(parsed.values.port ?? 0), rendererDir, command: launchCommand() });
   }
   const forwarded = ['--project', args.project ?? '', '--hive', args.hive ?? '', '--user-data', args.userDataDir];
   const child = spawn(electron.binary, [repoRoot(), '--', ...forwarded], { stdio: 'inherit' });
@@ -33,7 +36,7 @@ export async function run(argv: string[]): Promise<number> {
   const code = await new Promise<number>((resolve) => child.on('exit', (exitCode) => resolve(exitCode ?? 1)));
   if (code !== 0 && Date.now() - startedAt < 5000) {
     console.log(`Electron exited at start-up (code ${code}). Starting the browser host instead.`);
-    return serve({ ...args, port: Number(parsed.values.port ?? 0), rendererDir });
+    return serve({ ...args, port: Number(parsed.values.port ?? 0), rendererDir, command: launchCommand() });
   }
   return code;
 }

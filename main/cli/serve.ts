@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { createConsoleCore } from '../core/console-core';
-import { startHttpHost } from '../hosts/http-host';
+import { startHttpHost, type HttpHost } from '../hosts/http-host';
+import { openTerminal } from '../hosts/terminal';
 import { builtRendererDir, packageVersion, parseWorkspaceCommand, toWorkspaceArgs } from './workspace-args';
 
 const SHUTDOWN_GRACE_MS = 5_000;
@@ -25,10 +26,20 @@ export async function run(argv: string[]): Promise<number> {
     console.error('swarm-console serve: the renderer is not built yet; run `npm run build` first.');
     return 1;
   }
-  return serve({ ...args, port, rendererDir });
+  return serve({ ...args, port, rendererDir, command: 'swarm-console serve' });
 }
 
-export async function serve(options: { project: string | null; hive: string | undefined; userDataDir: string; port: number; rendererDir: string }): Promise<number> {
+export interface ServeOptions {
+  project: string | null;
+  hive: string | undefined;
+  userDataDir: string;
+  port: number;
+  rendererDir: string;
+  /** The command the person ran (`npm start`, `swarm-console serve`), named on the sign-in page. */
+  command: string;
+}
+
+export async function serve(options: ServeOptions): Promise<number> {
   let core;
   try {
     core = await createConsoleCore({ userDataDir: options.userDataDir, host: 'browser', version: packageVersion() }, { project: options.project, hive: options.hive });
@@ -36,10 +47,30 @@ export async function serve(options: { project: string | null; hive: string | un
     console.error(`swarm-console serve: ${(error as Error).message}`);
     return 1;
   }
-  const host = await startHttpHost({ dispatcher: core.dispatcher, rendererDir: options.rendererDir, port: options.port });
+  const terminal = openTerminal();
+  let host: HttpHost;
+  try {
+    host = await startHttpHost({
+      dispatcher: core.dispatcher,
+      rendererDir: options.rendererDir,
+      port: options.port,
+      launch: { command: options.command, interactive: terminal.interactive },
+    });
+  } catch (error) {
+    await core.dispose();
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') console.error(`swarm-console: port ${options.port} is in use; pick another with --port N (0 picks a free one).`);
+    else if (code === 'EACCES') console.error(`swarm-console: not allowed to listen on port ${options.port}; pick another with --port N.`);
+    else console.error(`swarm-console: cannot listen on 127.0.0.1:${options.port}: ${(error as Error).message}`);
+    return 2;
+  }
   const workspace = core.context.workspaces.current.paths;
   console.log(`Swarm Knowledge Console (browser host) — project ${workspace.projectDir}${workspace.isDemo ? ' (demo)' : ''}, hive ${workspace.hiveDir}`);
   console.log(`Open: ${host.launchUrl}`);
+  if (terminal.interactive) {
+    console.log('Each launch URL opens the console once. Press Enter here for a new one.');
+    terminal.onLine(() => console.log(`Open: ${host.newLaunchUrl()}`));
+  }
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);
@@ -51,6 +82,7 @@ export async function serve(options: { project: string | null; hive: string | un
   forceExit.unref();
   process.once('SIGINT', () => process.exit(130));
   process.once('SIGTERM', () => process.exit(143));
+  terminal.close();
   await host.close();
   await core.dispose();
   return 0;

@@ -39,4 +39,5 @@ export function packageVersion(): string {
   }
 }
 
-export const builtRendererDir = (): string => path.join(repoRoot(), 'out', 'renderer');
+/** The built renderer; SWARM_CONSOLE_RENDERER_DIR points at one built elsewhere (tests of a clone not built yet). */
+export const builtRendererDir = (): string => process.env.SWARM_CONSOLE_RENDERER_DIR ?? path.join(repoRoot(), 'out', 'renderer');

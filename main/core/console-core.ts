@@ -6,11 +6,15 @@ import { createKnowledgeHandlers } from './api/knowledge-handlers';
 import { createReceiptHandlers } from './api/receipt-handlers';
 import { createLiveHandlers } from './api/live-handlers';
 import { createSkillHandlers } from './api/skill-handlers';
+import { createCommandHandlers } from './api/command-handlers';
+import { HumanServices } from './commands/runner';
 import { WorkspaceManager, type OpenRequest } from './workspace/workspace-manager';
 
 export interface ConsoleCore {
   readonly dispatcher: Dispatcher;
   readonly context: CoreContext;
+  /** Tokens, confirmations and the audit log of human-only commands. */
+  readonly human: HumanServices;
   dispose(): Promise<void>;
 }
 
@@ -22,6 +26,7 @@ export async function createConsoleCore(options: CoreOptions, initial: OpenReque
   const disposers: (() => void | Promise<void>)[] = [];
   const workspaces = new WorkspaceManager(options.userDataDir);
   const context: CoreContext = { options, workspaces, onDispose: (d) => disposers.push(d) };
+  const human = new HumanServices({ userDataDir: options.userDataDir, consoleVersion: options.version, ...options.human });
   const handlers: Handlers = {
     ...createWorkspaceHandlers(context),
     ...createStoreHandlers(context),
@@ -29,11 +34,15 @@ export async function createConsoleCore(options: CoreOptions, initial: OpenReque
     ...createReceiptHandlers(context),
     ...createLiveHandlers(context),
     ...createSkillHandlers(context),
+    ...createCommandHandlers(context, human),
   };
   await workspaces.open(initial);
   return {
-    dispatcher: createDispatcher(handlers),
+    dispatcher: createDispatcher(handlers, {
+      onHumanRefusal: (name, caller, message) => human.record(caller, { event: 'refusal', op: name, outcome: 'refused', binding: 'caller', message }),
+    }),
     context,
+    human,
     async dispose() {
       for (const dispose of disposers.reverse()) await dispose();
       await workspaces.close();

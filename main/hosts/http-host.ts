@@ -2,7 +2,10 @@ import fs from 'node:fs';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Dispatcher } from '../core/api/dispatcher';
-import { checkOrigin, constantTimeEqual, randomSecret, readCookie, SECURITY_HEADERS, SESSION_COOKIE } from './http-security';
+import { signInMessage, signInPage, wrongHostPage, type LaunchHints } from './http-pages';
+import { checkFetchSite, checkOrigin, pageCookieName, readCookie, SECURITY_HEADERS, SESSION_HEADER } from './http-security';
+import { SessionBook, type Session } from './http-session';
+import { DEFAULT_STREAM_LIMITS, SseStreams, type StreamLimits } from './sse-streams';
 import { contentTypeOf, resolveStaticFile } from './static-files';
 
 export interface HttpHostOptions {
@@ -11,50 +14,74 @@ export interface HttpHostOptions {
   rendererDir: string;
   /** 0 picks a free port. */
   port: number;
+  /** How the person started the console, named on the sign-in pages. */
+  launch?: LaunchHints;
+  streamLimits?: Partial<StreamLimits>;
 }
 
 export interface HttpHost {
   readonly port: number;
-  /** The one URL to open: carries the per-launch token, exchanged for a cookie on first visit. */
+  /** The first launch URL: its token works once, for one browser tab's session. */
   readonly launchUrl: string;
   readonly origin: string;
+  /** A fresh launch URL (the older unused one stops working). */
+  newLaunchUrl(): string;
+  streamStats(): ReturnType<SseStreams['stats']>;
   close(): Promise<void>;
 }
 
 const MAX_BODY_BYTES = 1024 * 1024;
-const HEARTBEAT_MS = 15_000;
+const DEFAULT_LAUNCH: LaunchHints = { command: 'swarm-console serve', interactive: false };
+
+type Reply = {
+  send(status: number, body: string | Buffer, type?: string, extra?: Record<string, string>): void;
+  json(status: number, value: unknown): void;
+};
+
+/** An authenticated API route family: `/api/<family>/<name>`, one method, handled with the caller's session. */
+interface ApiRoute {
+  pattern: RegExp;
+  method: 'GET' | 'POST';
+  handle(request: IncomingMessage, response: ServerResponse, reply: Reply, name: string, url: URL, session: Session): void | Promise<void>;
+}
 
 /**
  * The browser host: the same contract as the Electron IPC host, over HTTP on 127.0.0.1 only.
- * `POST /api/call/<op>` answers with the dispatcher's envelope; `GET /api/subscribe/<op>?input=`
- * streams Server-Sent Events. Everything needs the session cookie minted from the launch token.
+ * `POST /api/session` spends a launch token for a session secret; with that secret in the
+ * `x-console-session` header, `POST /api/call/<op>` answers with the dispatcher's envelope and
+ * `GET /api/subscribe/<op>?input=` streams Server-Sent Events.
  */
 export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost> {
-  const token = randomSecret();
-  const session = randomSecret();
+  const launch = options.launch ?? DEFAULT_LAUNCH;
+  const book = new SessionBook();
+  const streams = new SseStreams({ ...DEFAULT_STREAM_LIMITS, ...options.streamLimits });
   const server = http.createServer();
-  const openStreams = new Set<ServerResponse>();
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port, '127.0.0.1', () => resolve());
+    server.listen(options.port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
   const port = (server.address() as AddressInfo).port;
   const host = `127.0.0.1:${port}`;
   const origin = `http://${host}`;
+  const cookieName = pageCookieName(port);
 
-  const send = (response: ServerResponse, status: number, body: string | Buffer, type = 'text/plain; charset=utf-8', extra: Record<string, string> = {}) => {
-    response.writeHead(status, { ...SECURITY_HEADERS, 'content-type': type, ...extra });
-    response.end(body);
-  };
-  const sendJson = (response: ServerResponse, status: number, value: unknown) => send(response, status, JSON.stringify(value), 'application/json; charset=utf-8');
+  const replyTo = (response: ServerResponse): Reply => ({
+    send(status, body, type = 'text/plain; charset=utf-8', extra = {}) {
+      response.writeHead(status, { ...SECURITY_HEADERS, 'content-type': type, ...extra });
+      response.end(body);
+    },
+    json(status, value) {
+      this.send(status, JSON.stringify(value), 'application/json; charset=utf-8');
+    },
+  });
+  const failure = (code: string, message: string) => ({ ok: false, error: { code, message } });
 
-  const hasSession = (request: IncomingMessage) => {
-    const cookie = readCookie(request, SESSION_COOKIE);
-    return cookie !== null && constantTimeEqual(cookie, session);
-  };
-
-  async function readBody(request: IncomingMessage): Promise<unknown> {
+  async function readJsonBody(request: IncomingMessage): Promise<unknown> {
+    if (!(request.headers['content-type'] ?? '').startsWith('application/json')) throw Object.assign(new Error('application/json only'), { status: 415 });
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of request) {
@@ -66,85 +93,114 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     return text ? JSON.parse(text) : {};
   }
 
-  async function handleCall(request: IncomingMessage, response: ServerResponse, name: string) {
-    if (request.method !== 'POST') return send(response, 405, 'POST only', undefined, { allow: 'POST' });
-    // A browser always sends Origin on a POST; demanding it closes the door on cross-site forms.
-    if (request.headers.origin !== origin) return send(response, 403, 'missing or foreign Origin');
-    if (!(request.headers['content-type'] ?? '').startsWith('application/json')) return send(response, 415, 'application/json only');
-    let input: unknown;
-    try {
-      input = await readBody(request);
-    } catch (error) {
-      return sendJson(response, 400, { ok: false, error: { code: 'invalid_input', message: `Unreadable request body: ${(error as Error).message}` } });
-    }
-    sendJson(response, 200, await options.dispatcher.call(name, input));
-  }
+  /** POSTs must carry our Origin (browsers always send it on POST): no cross-site forms. */
+  const postOriginRefusal = (request: IncomingMessage) => (request.headers.origin === origin ? null : 'missing or foreign Origin');
 
-  function handleSubscribe(request: IncomingMessage, response: ServerResponse, name: string, url: URL) {
-    let input: unknown = {};
+  async function exchangeToken(request: IncomingMessage, reply: Reply) {
+    if (request.method !== 'POST') return reply.send(405, 'POST only', undefined, { allow: 'POST' });
+    const refused = postOriginRefusal(request);
+    if (refused) return reply.send(403, refused);
+    let body: unknown;
     try {
-      input = JSON.parse(url.searchParams.get('input') ?? '{}');
-    } catch {
-      return sendJson(response, 400, { ok: false, error: { code: 'invalid_input', message: 'input is not JSON' } });
+      body = await readJsonBody(request);
+    } catch (error) {
+      return reply.json((error as { status?: number }).status ?? 400, failure('invalid_input', `Unreadable request body: ${(error as Error).message}`));
     }
-    response.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/event-stream; charset=utf-8', connection: 'keep-alive' });
-    const result = options.dispatcher.subscribe(name, input, (event) => response.write(`data: ${JSON.stringify(event)}\n\n`));
-    if (!result.ok) {
-      response.end(`event: error\ndata: ${JSON.stringify(result.error)}\n\n`);
-      return;
-    }
-    response.write(': subscribed\n\n');
-    openStreams.add(response);
-    const heartbeat = setInterval(() => response.write(': heartbeat\n\n'), HEARTBEAT_MS);
-    request.on('close', () => {
-      clearInterval(heartbeat);
-      openStreams.delete(response);
-      result.value();
+    const token = (body as { token?: unknown } | null)?.token;
+    if (typeof token !== 'string' || token === '') return reply.json(401, failure('forbidden', signInMessage('none', launch)));
+    const result = book.exchange(token);
+    if (!result.ok) return reply.json(401, failure('forbidden', signInMessage(result.state, launch)));
+    reply.send(200, JSON.stringify({ ok: true, value: { session: result.session.secret } }), 'application/json; charset=utf-8', {
+      'set-cookie': `${cookieName}=${result.session.pageKey}; HttpOnly; SameSite=Strict; Path=/`,
     });
   }
 
-  function handleStatic(response: ServerResponse, pathname: string, method: string) {
-    if (method !== 'GET' && method !== 'HEAD') return send(response, 405, 'GET only');
-    const file = resolveStaticFile(options.rendererDir, pathname);
-    if (!file) return send(response, 404, 'Not found. Is the renderer built? Run `npm run build`.');
-    send(response, 200, method === "HEAD" ? "" : fs.readFileSync(file), contentTypeOf(file));
+  const apiRoutes: ApiRoute[] = [
+    {
+      pattern: /^\/api\/call\/([\w.-]{1,80})$/,
+      method: 'POST',
+      async handle(request, _response, reply, name) {
+        const refused = postOriginRefusal(request);
+        if (refused) return reply.send(403, refused);
+        let input: unknown;
+        try {
+          input = await readJsonBody(request);
+        } catch (error) {
+          return reply.json((error as { status?: number }).status ?? 400, failure('invalid_input', `Unreadable request body: ${(error as Error).message}`));
+        }
+        reply.json(200, await options.dispatcher.call(name, input));
+      },
+    },
+    {
+      pattern: /^\/api\/subscribe\/([\w.-]{1,80})$/,
+      method: 'GET',
+      handle(_request, response, reply, name, url, session) {
+        const refused = streams.refusal(session.secret);
+        if (refused) return reply.json(503, failure('unavailable', refused));
+        let input: unknown;
+        try {
+          input = JSON.parse(url.searchParams.get('input') ?? '{}');
+        } catch {
+          return reply.json(400, failure('invalid_input', 'input is not JSON'));
+        }
+        streams.start(response, session.secret, (emit) => options.dispatcher.subscribe(name, input, emit));
+      },
+    },
+  ];
+
+  function handleApi(request: IncomingMessage, response: ServerResponse, reply: Reply, url: URL) {
+    const site = checkFetchSite(request);
+    if (!site.ok) return reply.send(site.status, site.reason);
+    if (url.pathname === '/api/session') return void exchangeToken(request, reply).catch((error) => reply.json(500, failure('failed', String(error))));
+    for (const route of apiRoutes) {
+      const match = route.pattern.exec(url.pathname);
+      if (!match) continue;
+      // Method and session are settled before anything is parsed or opened for the request.
+      if (request.method !== route.method) return reply.send(405, `${route.method} only`, undefined, { allow: route.method });
+      const session = book.find(request.headers[SESSION_HEADER] as string | undefined);
+      if (!session) return reply.json(401, failure('forbidden', signInMessage('none', launch)));
+      return void Promise.resolve(route.handle(request, response, reply, match[1] as string, url, session)).catch((error) =>
+        response.headersSent ? response.destroy() : reply.json(500, failure('failed', String(error))),
+      );
+    }
+    reply.send(404, 'Unknown API route');
+  }
+
+  /** Static files are the public build; only the page itself waits for a launch token or a signed-in tab's cookie. */
+  function handlePage(request: IncomingMessage, reply: Reply, url: URL) {
+    const method = request.method ?? 'GET';
+    if (method !== 'GET' && method !== 'HEAD') return reply.send(405, 'GET only', undefined, { allow: 'GET, HEAD' });
+    const file = resolveStaticFile(options.rendererDir, url.pathname);
+    if (!file) return reply.send(404, 'Not found. Is the renderer built? Run `npm run build`.');
+    if (file.endsWith('.html')) {
+      const offered = url.searchParams.get('token');
+      const state = offered === null ? (book.hasPageKey(readCookie(request, cookieName)) ? 'valid' : 'none') : book.tokenState(offered);
+      if (state !== 'valid') return reply.send(401, signInPage(state, launch), 'text/html; charset=utf-8');
+    }
+    reply.send(200, method === 'HEAD' ? '' : fs.readFileSync(file), contentTypeOf(file));
   }
 
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const reply = replyTo(response);
     const verdict = checkOrigin(request, host);
-    if (!verdict.ok) return send(response, verdict.status, verdict.reason);
+    if (!verdict.ok) {
+      if (verdict.status === 421) return reply.send(421, wrongHostPage(host), 'text/html; charset=utf-8');
+      return reply.send(verdict.status, verdict.reason);
+    }
     const url = new URL(request.url ?? '/', origin);
-    const offered = url.searchParams.get('token');
-    if (offered !== null) {
-      if (!constantTimeEqual(offered, token)) return send(response, 401, 'Wrong or expired console token. Use the URL printed by `swarm-console serve`.');
-      // Exchange the token for a cookie and drop it from the address bar (and from history).
-      return send(response, 303, '', undefined, {
-        location: '/',
-        'set-cookie': `${SESSION_COOKIE}=${session}; HttpOnly; SameSite=Strict; Path=/`,
-      });
-    }
-    if (!hasSession(request)) {
-      return send(response, 401, 'This console needs the per-launch URL printed by `swarm-console serve` (it carries a one-time token).');
-    }
-    const callMatch = /^\/api\/call\/([\w.-]{1,80})$/.exec(url.pathname);
-    if (callMatch) {
-      void handleCall(request, response, callMatch[1] as string).catch((error) =>
-        sendJson(response, 500, { ok: false, error: { code: 'failed', message: String(error) } }),
-      );
-      return;
-    }
-    const subscribeMatch = /^\/api\/subscribe\/([\w.-]{1,80})$/.exec(url.pathname);
-    if (subscribeMatch) return handleSubscribe(request, response, subscribeMatch[1] as string, url);
-    if (url.pathname.startsWith('/api/')) return send(response, 404, 'Unknown API route');
-    handleStatic(response, url.pathname, request.method ?? 'GET');
+    if (url.pathname.startsWith('/api/')) return handleApi(request, response, reply, url);
+    handlePage(request, reply, url);
   });
 
+  const launchUrlFor = (token: string) => `${origin}/?token=${token}`;
   return {
     port,
     origin,
-    launchUrl: `${origin}/?token=${token}`,
+    launchUrl: launchUrlFor(book.issueToken()),
+    newLaunchUrl: () => launchUrlFor(book.issueToken()),
+    streamStats: () => streams.stats(),
     async close() {
-      for (const stream of openStreams) stream.end();
+      streams.closeAll();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // Browsers keep idle keep-alive sockets open; without this, close() waits for them.
       server.closeAllConnections();

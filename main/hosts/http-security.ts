@@ -1,7 +1,14 @@
 import crypto from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
-export const SESSION_COOKIE = 'swarm_console_session';
+/**
+ * The page cookie's name carries the port: cookies ignore ports, so two consoles in one browser
+ * would otherwise overwrite each other's. The cookie only lets a reload fetch the page itself.
+ */
+export const pageCookieName = (port: number): string => `swarm_console_page_${port}`;
+
+/** The header that carries the session secret; a browser never attaches it on its own. */
+export const SESSION_HEADER = 'x-console-session';
 
 /** Headers every response carries: the page may load only its own scripts and talk only to its own origin. */
 export const SECURITY_HEADERS: Record<string, string> = {
@@ -50,6 +57,10 @@ export type RequestVerdict = { ok: true } | { ok: false; status: number; reason:
  * serve, and any Origin must be our own.
  */
 export function checkOrigin(request: IncomingMessage, expectedHost: string): RequestVerdict {
+  // Node keeps only the first of repeated Host headers; a proxy in between might use another.
+  let hostHeaders = 0;
+  for (let i = 0; i < request.rawHeaders.length; i += 2) if (request.rawHeaders[i]?.toLowerCase() === 'host') hostHeaders++;
+  if (hostHeaders !== 1) return { ok: false, status: 400, reason: `Expected exactly one Host header, got ${hostHeaders}` };
   const host = request.headers.host;
   if (host !== expectedHost) return { ok: false, status: 421, reason: `Host "${host ?? ''}" is not ${expectedHost}` };
   const origin = request.headers.origin;
@@ -57,4 +68,15 @@ export function checkOrigin(request: IncomingMessage, expectedHost: string): Req
     return { ok: false, status: 403, reason: `Origin "${origin}" is not http://${expectedHost}` };
   }
   return { ok: true };
+}
+
+/**
+ * The API answers only the console's own pages. Browsers send `Sec-Fetch-Site` on every request
+ * (Origin is missing on same-origin GETs, e.g. a subscription), so it is the check that also
+ * covers subscriptions; clients that send neither (curl, tests) still need the session header.
+ */
+export function checkFetchSite(request: IncomingMessage): RequestVerdict {
+  const site = request.headers['sec-fetch-site'];
+  if (site === undefined || site === 'same-origin') return { ok: true };
+  return { ok: false, status: 403, reason: `The console API answers only its own pages (Sec-Fetch-Site: ${String(site).slice(0, 40)})` };
 }

@@ -13,6 +13,12 @@ export interface OpSpec<K extends OpKind = OpKind, I extends z.ZodType = z.ZodTy
   /** For a subscription: the schema of one pushed event. */
   readonly output: O;
   readonly summary: string;
+  /**
+   * Set on human-only actions: `preview` (a query: what would happen + a confirmation token) and
+   * `commit` (a command carrying that token and the person's confirmation). The dispatcher refuses
+   * both when the calling host cannot ask a person, and a commit without token or confirmation.
+   */
+  readonly humanOnly?: 'preview' | 'commit';
 }
 
 export const query = <I extends z.ZodType, O extends z.ZodType>(summary: string, input: I, output: O): OpSpec<'query', I, O> => ({
@@ -28,6 +34,28 @@ export const command = <I extends z.ZodType, O extends z.ZodType>(summary: strin
   input,
   output,
   summary,
+});
+
+/** A human-only preview: reads, mints a confirmation token, writes nothing to any store. */
+export const humanPreview = <I extends z.ZodType, O extends z.ZodType>(summary: string, input: I, output: O): OpSpec<'query', I, O> => ({
+  ...query(summary, input, output),
+  humanOnly: 'preview',
+});
+
+/** The person's confirmation of a commit: the one-time code typed in the browser host; empty in Electron (its dialog asks). */
+export const HumanConfirmation = z.object({ code: z.string().max(16).optional() }).strict();
+
+/** What every human-only commit carries: the preview's token, the person's confirmation, their reason. */
+export const HumanCommitFields = {
+  token: z.string().min(1).max(16_384),
+  confirmation: HumanConfirmation,
+  reason: z.string().trim().min(1, 'say why (it goes into the audit log)').max(500),
+};
+
+/** A human-only commit; its input must include `HumanCommitFields`. */
+export const humanCommit = <I extends z.ZodType, O extends z.ZodType>(summary: string, input: I, output: O): OpSpec<'command', I, O> => ({
+  ...command(summary, input, output),
+  humanOnly: 'commit',
 });
 
 export const subscription = <I extends z.ZodType, O extends z.ZodType>(

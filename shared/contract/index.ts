@@ -6,6 +6,7 @@ import { knowledgeOps } from './knowledge';
 import { receiptOps } from './receipts';
 import { liveOps } from './live';
 import { skillOps } from './skills';
+import { commandOps } from './commands';
 
 export * from './define';
 
@@ -20,6 +21,7 @@ export const contract = {
   ...receiptOps,
   ...liveOps,
   ...skillOps,
+  ...commandOps,
 } as const satisfies Record<string, OpSpec>;
 
 export type Contract = typeof contract;
@@ -50,5 +52,9 @@ export const httpSubscribePath = (name: SubscriptionName): string => `/api/subsc
  */
 export interface ConsoleApi {
   call<K extends CallName>(name: K, input: Input<K>): Promise<Output<K>>;
-  subscribe<K extends SubscriptionName>(name: K, input: Input<K>, onEvent: (event: Output<K>) => void): () => void;
+  /**
+   * `onResync` runs when the stream was interrupted and opened again (the browser host drops
+   * readers that fall behind): events may have been missed, so the subscriber refetches.
+   */
+  subscribe<K extends SubscriptionName>(name: K, input: Input<K>, onEvent: (event: Output<K>) => void, onResync?: () => void): () => void;
 }

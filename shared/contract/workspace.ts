@@ -28,12 +28,26 @@ export const WorkspaceInfo = z.object({
 });
 export type WorkspaceInfo = z.infer<typeof WorkspaceInfo>;
 
+/** POSIX `/…`, Windows `C:\…` or a UNC `\\server\share`: the shared layer cannot use node:path. */
+const ABSOLUTE_PATH = /^(\/|[A-Za-z]:[\\/]|\\\\)/;
+
+/**
+ * A folder the operator names: absolute (a relative path would resolve against wherever the
+ * console happened to start) and free of NUL bytes (which the file system APIs would cut at).
+ */
+const AbsoluteFolder = z
+  .string()
+  .min(1)
+  .max(4096)
+  .refine((p) => !p.includes('\0'), 'must not contain NUL bytes')
+  .refine((p) => ABSOLUTE_PATH.test(p), 'must be an absolute path');
+
 export const OpenWorkspaceInput = z
   .object({
     /** Absolute project directory (the folder holding `.swarm/`); `null` opens the demo workspace. */
-    project: z.string().min(1).max(4096).nullable(),
+    project: AbsoluteFolder.nullable(),
     /** Plugin data folder holding `shared-learnings.jsonl`; omitted: resolved as the plugin does. */
-    hive: z.string().min(1).max(4096).optional(),
+    hive: AbsoluteFolder.optional(),
   })
   .strict();
 

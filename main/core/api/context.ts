@@ -4,6 +4,8 @@ export interface CoreOptions {
   userDataDir: string;
   host: 'electron' | 'browser';
   version: string;
+  /** Tuning for human-only writes (tests shorten the lock wait and the revert re-check). */
+  human?: { lockWaitMs?: number; revertCheckMs?: number };
 }
 
 /** What every area's handlers may use. Handlers hold no state of their own beyond this. */

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { DirectiveCounter, FeedFilter, FeedItem } from '../../../shared/contract/live';
+import { ensurePrivateDatabaseFile } from '../paths/private-files';
 
 /**
  * Everything the feed ever showed, in SQLite (`<userDataDir>/bridge.db`, or `:memory:` for the
@@ -58,6 +59,7 @@ function projectParams(project: string): string[] {
 }
 
 function open(file: string): Database.Database {
+  if (file !== ':memory:') ensurePrivateDatabaseFile(file);
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { BULK_INDEX_SQL, INDEX_FILE_NAME, INDEX_SCHEMA_VERSION, SCHEMA_SQL } from './schema';
+import { ensurePrivateDatabaseFile, ensurePrivateDir } from '../paths/private-files';
 
 export type IndexDb = Database.Database;
 
@@ -40,6 +41,7 @@ function currentVersion(db: IndexDb): number | null {
 }
 
 function create(file: string): IndexDb {
+  if (file !== ':memory:') ensurePrivateDatabaseFile(file);
   const db = new Database(file);
   configure(db, true);
   db.exec(SCHEMA_SQL);
@@ -51,11 +53,12 @@ function create(file: string): IndexDb {
 /** Opens (or rebuilds) the index in `cacheDir`. `:memory:` as cacheDir gives a throwaway index. */
 export function openIndex(cacheDir: string): OpenedIndex {
   if (cacheDir === ':memory:') return { db: create(':memory:'), file: ':memory:', rebuilt: true, reason: 'in-memory index' };
-  fs.mkdirSync(cacheDir, { recursive: true });
+  ensurePrivateDir(cacheDir);
   const file = path.join(cacheDir, INDEX_FILE_NAME);
   if (!fs.existsSync(file)) return { db: create(file), file, rebuilt: true, reason: 'no index yet' };
   let reason: string;
   try {
+    ensurePrivateDatabaseFile(file);
     const db = new Database(file);
     const version = currentVersion(db);
     if (version === INDEX_SCHEMA_VERSION && hasBulkIndexes(db)) {

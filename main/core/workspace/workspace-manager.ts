@@ -4,6 +4,10 @@ import { ConsoleError } from '../../../shared/contract';
 import { ensureDemoWorkspace } from '../demo/ensure-demo';
 import { resolvePluginDataDir, type PlatformEnv, currentPlatformEnv } from '../paths/platform-data-dir';
 import { resolveWorkspacePaths, Workspace } from './workspace';
+import { ensurePrivateDir, writePrivateFileAtomic } from '../paths/private-files';
+
+/** Names that mark a folder as this console's user-data folder. */
+const CONSOLE_FILES = ['recent-projects.json', 'workspaces', 'bridge.db', 'demo'];
 
 export interface OpenRequest {
   /** null: the demo workspace. */
@@ -29,7 +33,8 @@ export class WorkspaceManager {
     readonly userDataDir: string,
     private readonly platformEnv: PlatformEnv = currentPlatformEnv(),
   ) {
-    fs.mkdirSync(userDataDir, { recursive: true });
+    // A folder already holding the console's files is tightened too: it may predate this rule.
+    ensurePrivateDir(userDataDir, { tighten: CONSOLE_FILES.some((name) => fs.existsSync(path.join(userDataDir, name))) });
     this.recentFile = path.join(userDataDir, 'recent-projects.json');
   }
 
@@ -95,9 +100,7 @@ export class WorkspaceManager {
 
   private remember(project: RecentProject): void {
     const list = [project, ...this.recentProjects().filter((p) => p.path !== project.path)].slice(0, MAX_RECENT);
-    const temp = `${this.recentFile}.tmp.${process.pid}`;
-    fs.writeFileSync(temp, JSON.stringify(list, null, 2) + '\n');
-    fs.renameSync(temp, this.recentFile);
+    writePrivateFileAtomic(this.recentFile, JSON.stringify(list, null, 2) + '\n');
   }
 
   async close(): Promise<void> {

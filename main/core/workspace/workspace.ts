@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { resolveLink, type LinkResolution } from '../paths/link';
+import { ensurePrivateDir } from '../paths/private-files';
 
 export interface WorkspacePaths {
   /** The worktree root (holds `.swarm/`). */
@@ -50,7 +51,7 @@ export class Workspace {
   static cacheDirFor(userDataDir: string, paths: WorkspacePaths): string {
     const key = crypto.createHash('sha256').update(`${paths.projectDir}\n${paths.hiveDir}`).digest('hex').slice(0, 16);
     const dir = path.join(userDataDir, 'workspaces', key);
-    fs.mkdirSync(dir, { recursive: true });
+    ensurePrivateDir(dir, { tighten: true });
     return dir;
   }
 

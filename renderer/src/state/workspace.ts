@@ -20,7 +20,12 @@ export function createWorkspaceStore(api: ConsoleApi): WorkspaceStore {
     if (changed) setEpoch((n) => n + 1);
   };
   api.call('workspace.info', {}).then(adopt, (e: Error) => setError(e.message));
-  const stop = api.subscribe('workspace.events', {}, (event) => adopt(event.info));
+  const stop = api.subscribe(
+    'workspace.events',
+    {},
+    (event) => adopt(event.info),
+    () => api.call('workspace.info', {}).then(adopt, (e: Error) => setError(e.message)),
+  );
   onCleanup(stop);
   return {
     info,

@@ -90,11 +90,18 @@ export function createEntries(api: ConsoleApi, query: Accessor<KnowledgeQuery>, 
 /** Calls `onChange` (debounced) when a store that feeds the table changes. */
 export function followStoreChanges(api: ConsoleApi, onChange: () => void, delayMs = 250): void {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const stop = api.subscribe('stores.changes', {}, (event) => {
-    if (!RELEVANT_STORES.test(event.storeKey)) return;
+  const schedule = () => {
     clearTimeout(timer);
     timer = setTimeout(onChange, delayMs);
-  });
+  };
+  const stop = api.subscribe(
+    'stores.changes',
+    {},
+    (event) => {
+      if (RELEVANT_STORES.test(event.storeKey)) schedule();
+    },
+    schedule,
+  );
   onCleanup(() => {
     clearTimeout(timer);
     stop();

@@ -103,6 +103,15 @@ export function createLiveStore(api: ConsoleApi, filter: Accessor<FeedFilter>, o
   api.call('live.rules', {}).then(setRuleSignal, fail);
   void refreshSessions();
 
+  // After an interrupted stream the feed, servers and sessions are fetched again: events were missed.
+  const resync = () => {
+    pending = [];
+    pendingRemoved = [];
+    void loadFirst();
+    refreshSide();
+    api.call('live.servers', {}).then((fetched) => setServers((list) => mergeServerList(list, fetched)), fail);
+    void refreshSessions();
+  };
   const stop = api.subscribe('live.events', {}, (event) => {
     switch (event.type) {
       case 'items':
@@ -128,7 +137,7 @@ export function createLiveStore(api: ConsoleApi, filter: Accessor<FeedFilter>, o
         onAlert(event.alert);
         break;
     }
-  });
+  }, resync);
   const clock = setInterval(() => setNow(Date.now()), 1_000);
   onCleanup(() => {
     stop();

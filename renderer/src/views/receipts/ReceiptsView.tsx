@@ -64,9 +64,10 @@ export function ReceiptsView(): JSX.Element {
   const sources = createQuery('receipts.sources', () => (tab() === 'sources' ? {} : false));
 
   // Verified again on every change of a receipt file: refresh everything on screen.
-  const stop = api.subscribe('receipts.changes', {}, () => {
+  const refetchAll = () => {
     for (const query of [integrity, phases, obligations, traces, funnel, sources]) query.refetch();
-  });
+  };
+  const stop = api.subscribe('receipts.changes', {}, refetchAll, refetchAll);
   onCleanup(stop);
 
   const setPhase = (value: string | null) => router.setParams({ phase: value, offset: null });

@@ -1,0 +1,113 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * The console's own audit log: one JSON line per human-only attempt (preview, confirmation,
+ * commit, refusal with its reason, rollback, post-write warning). Each record carries the sha256
+ * of the previous line's exact bytes, so a removed, edited or reordered record breaks the chain.
+ * Lesson text is never written here; ids, token12 and outcomes are.
+ */
+export const AUDIT_GENESIS = '0'.repeat(64);
+
+export type AuditEvent = 'preview' | 'confirmation' | 'commit' | 'refusal' | 'rollback' | 'warning';
+
+export interface AuditFields {
+  event: AuditEvent;
+  op: string;
+  outcome: 'ok' | 'refused' | 'aborted' | 'failed' | 'restored' | 'restore_failed' | 'warning';
+  host: string;
+  token12?: string | null;
+  ids?: string[];
+  reason?: string;
+  /** For refusals: which binding or check failed. */
+  binding?: string;
+  message?: string;
+  backup?: string;
+  detail?: Record<string, unknown>;
+}
+
+export interface AuditRecord extends AuditFields {
+  v: 1;
+  seq: number;
+  at: string;
+  prev: string;
+}
+
+export interface ChainCheck {
+  ok: boolean;
+  records: number;
+  /** 1-based line number of the first broken record, and why. */
+  brokenAt: number | null;
+  problem: string | null;
+}
+
+const sha256 = (text: string) => crypto.createHash('sha256').update(text).digest('hex');
+
+export function readAuditLines(file: string): string[] {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const lines = text.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  return lines;
+}
+
+export function checkAuditChain(lines: readonly string[]): ChainCheck {
+  let prev = AUDIT_GENESIS;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    const broken = (problem: string): ChainCheck => ({ ok: false, records: lines.length, brokenAt: i + 1, problem });
+    let record: Partial<AuditRecord>;
+    try {
+      record = JSON.parse(line) as Partial<AuditRecord>;
+    } catch {
+      return broken('the line is not JSON');
+    }
+    if (record.seq !== i + 1) return broken(`sequence ${String(record.seq)} where ${i + 1} was expected (a record was removed or inserted)`);
+    if (record.prev !== prev) return broken('its hash of the previous record does not match (a record before it was edited, removed or reordered)');
+    prev = sha256(line);
+  }
+  return { ok: true, records: lines.length, brokenAt: null, problem: null };
+}
+
+export function parseAuditRecords(lines: readonly string[]): (AuditRecord | null)[] {
+  return lines.map((line) => {
+    try {
+      return JSON.parse(line) as AuditRecord;
+    } catch {
+      return null;
+    }
+  });
+}
+
+export class AuditLog {
+  /** Appends within this process are serialised so each record sees its predecessor. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(readonly file: string) {}
+
+  append(fields: AuditFields): Promise<AuditRecord> {
+    const next = this.queue.then(() => this.appendNow(fields));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private appendNow(fields: AuditFields): AuditRecord {
+    fs.mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
+    const lines = readAuditLines(this.file);
+    const last = lines.at(-1);
+    const record: AuditRecord = { v: 1, seq: lines.length + 1, at: new Date().toISOString(), prev: last === undefined ? AUDIT_GENESIS : sha256(last), ...fields };
+    fs.appendFileSync(this.file, `${JSON.stringify(record)}\n`, { mode: 0o600 });
+    return record;
+  }
+
+  read(): { records: (AuditRecord | null)[]; chain: ChainCheck } {
+    const lines = readAuditLines(this.file);
+    return { records: parseAuditRecords(lines), chain: checkAuditChain(lines) };
+  }
+}

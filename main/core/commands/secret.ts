@@ -1,0 +1,41 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** Where the console keeps its human-only state inside its user-data folder. */
+export interface HumanStatePaths {
+  dir: string;
+  secret: string;
+  usedNonces: string;
+  audit: string;
+}
+
+export const humanStatePaths = (userDataDir: string): HumanStatePaths => {
+  const dir = path.join(userDataDir, 'human-only');
+  return { dir, secret: path.join(dir, 'confirmation.key'), usedNonces: path.join(dir, 'used-nonces.jsonl'), audit: path.join(dir, 'audit.jsonl') };
+};
+
+/**
+ * The per-install secret that signs confirmation tokens: 32 random bytes, created on first use
+ * with owner-only permissions. It never leaves this process (not in a response, a log or a backup);
+ * deleting the file invalidates every outstanding token.
+ */
+export function loadOrCreateSecret(paths: HumanStatePaths): Buffer {
+  fs.mkdirSync(paths.dir, { recursive: true, mode: 0o700 });
+  try {
+    const hex = fs.readFileSync(paths.secret, 'utf8').trim();
+    if (/^[0-9a-f]{64}$/.test(hex)) return Buffer.from(hex, 'hex');
+    throw new Error(`${paths.secret} is not a 32-byte hex secret; delete it to create a new one (outstanding tokens become invalid)`);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const secret = crypto.randomBytes(32);
+  try {
+    // 'wx': two processes starting together must not overwrite each other's secret.
+    fs.writeFileSync(paths.secret, `${secret.toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
+    return secret;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return loadOrCreateSecret(paths);
+    throw error;
+  }
+}

@@ -1,0 +1,41 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pausePoint } from './pause-points';
+import type { HeldLock } from './store-lock';
+
+/**
+ * Replaces `target` by temp file + rename in the same directory (rule 5.6.6: a `.tmp.` name the
+ * plugin's readers ignore). The lock is re-checked right before the rename, so a console that was
+ * treated as stale never overwrites what the new holder wrote.
+ */
+export async function replaceFile(target: string, bytes: Buffer, lock: HeldLock): Promise<void> {
+  const temp = path.join(path.dirname(target), `${path.basename(target)}.tmp.${Date.now()}.${crypto.randomInt(1e9)}`);
+  try {
+    fs.writeFileSync(temp, bytes);
+    await pausePoint('after-temp-write');
+    lock.assertHeld();
+    fs.renameSync(temp, target);
+  } finally {
+    fs.rmSync(temp, { force: true });
+  }
+}
+
+/** Appends whole lines (each ending in `\n`) under a lock the caller holds. */
+export function appendLines(target: string, lines: readonly string[]): void {
+  if (lines.length === 0) return;
+  // A torn last line (no `\n`) must not swallow the first appended record.
+  const size = fs.existsSync(target) ? fs.statSync(target).size : 0;
+  let separator = '';
+  if (size > 0) {
+    const last = Buffer.alloc(1);
+    const fd = fs.openSync(target, 'r');
+    try {
+      fs.readSync(fd, last, 0, 1, size - 1);
+    } finally {
+      fs.closeSync(fd);
+    }
+    if (last[0] !== 0x0a) separator = '\n';
+  }
+  fs.appendFileSync(target, separator + lines.map((line) => `${line}\n`).join(''));
+}

@@ -1,0 +1,154 @@
+import { z } from 'zod';
+import { command, HumanCommitFields, humanCommit, humanPreview, NoInput, query } from './define';
+
+/**
+ * Human-only commands (issue 11): every write to a plugin store is a preview (what would happen,
+ * plus a confirmation token) and a commit (the token plus the person's confirmation). Hive
+ * quarantine and its rollback live here; the console's own audit log too.
+ */
+
+export const EntryId = z.string().min(1).max(200);
+
+export const HumanAvailability = z.object({
+  enabled: z.boolean(),
+  /** dialog: Electron's native dialog asks; code: type the code printed on the serve terminal. */
+  mode: z.enum(['dialog', 'code', 'none']),
+  /** Why human-only actions are disabled here (shown on screen). */
+  reason: z.string().nullable(),
+});
+
+export const StoreFingerprintShape = z.object({
+  path: z.string(),
+  entryCount: z.number().int(),
+  lineCount: z.number().int(),
+  byteLength: z.number().int(),
+  fileSha256: z.string(),
+});
+
+export const PreviewEntry = z.object({
+  id: z.string(),
+  status: z.string().nullable(),
+  confidence: z.number().nullable(),
+  sourceProject: z.string().nullable(),
+  lineageActor: z.string().nullable(),
+  lineSha256: z.string(),
+  lineIndex: z.number().int(),
+  lesson: z.string(),
+});
+
+export const BlastRadius = z.object({
+  /** Generated skills whose `source_knowledge_ids` cite the entry. */
+  skills: z.array(z.object({ entryId: z.string(), skill: z.string(), path: z.string() })),
+  /** Projects in the entry's `confirmed_by`. */
+  confirmedBy: z.array(z.object({ entryId: z.string(), project: z.string() })),
+  /** Link stores (`links/<id>/knowledge.jsonl`) holding an entry with the same id. */
+  linkStores: z.array(z.object({ entryId: z.string(), linkId: z.string() })),
+  /** Lines of the open project's directive, receipt and event logs that mention the id. */
+  references: z.array(z.object({ entryId: z.string(), file: z.string(), lines: z.number().int() })),
+  /** Files too large to scan, or unreadable: the radius above may be incomplete. */
+  notes: z.array(z.string()),
+});
+
+export const HumanPreviewBase = z.object({
+  token: z.string(),
+  token12: z.string(),
+  expiresAt: z.string(),
+  consoleVersion: z.string(),
+  store: StoreFingerprintShape,
+});
+
+export const HiveQuarantinePreview = HumanPreviewBase.extend({
+  entries: z.array(PreviewEntry),
+  blastRadius: BlastRadius,
+});
+
+export const HiveQuarantinePreviewInput = z.object({ ids: z.array(EntryId).min(1).max(100) }).strict();
+export const HiveQuarantineCommitInput = z.object(HumanCommitFields).strict();
+
+export const WriteResult = z.object({
+  /** committed | rolled_back | nothing_to_do | verify_failed_restored | verify_failed_restore_failed */
+  state: z.string(),
+  token12: z.string(),
+  backup: z.string().nullable(),
+  ids: z.array(z.string()),
+  before: z.object({ entryCount: z.number().int(), fileSha256: z.string() }),
+  after: z.object({ entryCount: z.number().int(), fileSha256: z.string() }),
+  /** What happened, in sentences an operator reads on the result screen. */
+  messages: z.array(z.string()),
+  /** When the console re-reads the store to catch a concurrent plugin rewrite reverting the change. */
+  revertCheckAt: z.string().nullable(),
+});
+
+export const RollbackPreviewInput = z
+  .object({
+    /** A token12 prefix (at least 4 hex characters) naming the backup, or null for the latest committed quarantine. */
+    token: z.string().regex(/^[0-9a-f]{4,12}$/, 'expected 4-12 hex characters of token12').nullable(),
+  })
+  .strict();
+
+export const RollbackPreview = HumanPreviewBase.extend({
+  backup: z.string(),
+  restore: z.array(z.object({ id: z.string(), lineSha256: z.string() })),
+  skippedIdentical: z.array(z.string()),
+  collisions: z.array(z.object({ id: z.string(), backupSha256: z.string(), liveSha256: z.string() })),
+  /** exact: the store is as the quarantine left it, so its original bytes come back whole. */
+  method: z.enum(['exact', 'reinsert', 'none']),
+});
+
+export const BackupStatus = z.object({
+  name: z.string(),
+  token12: z.string().nullable(),
+  createdAt: z.string().nullable(),
+  reason: z.string().nullable(),
+  ids: z.array(z.string()),
+  /** From result.json; `interrupted` when the backup has no result (a crash or a kill mid-commit). */
+  state: z.string(),
+  /** Whether the backup files still hash to what the manifest says. */
+  verified: z.boolean(),
+  problems: z.array(z.string()),
+  warnings: z.array(z.string()),
+});
+
+export const HiveQuarantineStatus = z.object({
+  hive: z.string(),
+  backups: z.array(BackupStatus),
+  sidecarEntries: z.number().int(),
+});
+
+export const AuditRecordShape = z.object({
+  seq: z.number().int(),
+  at: z.string(),
+  event: z.string(),
+  op: z.string(),
+  outcome: z.string(),
+  host: z.string(),
+  token12: z.string().nullable(),
+  ids: z.array(z.string()),
+  reason: z.string().nullable(),
+  binding: z.string().nullable(),
+  message: z.string().nullable(),
+  backup: z.string().nullable(),
+});
+
+export const AuditListing = z.object({
+  path: z.string(),
+  records: z.array(AuditRecordShape),
+  /** Lines that did not parse (their line numbers); the chain check says where it broke. */
+  unreadable: z.array(z.number().int()),
+  chain: z.object({ ok: z.boolean(), records: z.number().int(), brokenAt: z.number().int().nullable(), problem: z.string().nullable() }),
+});
+
+export const commandOps = {
+  'human.availability': query('Whether this host can ask a person to confirm human-only commands, and why not.', NoInput, HumanAvailability),
+  'human.beginConfirmation': command(
+    'Starts the confirmation of a previewed command (the browser host prints a one-time code on its terminal).',
+    z.object({ token: z.string().min(1).max(16_384) }).strict(),
+    z.object({ mode: z.enum(['dialog', 'code']), token12: z.string() }),
+  ),
+  'audit.list': query('The console’s own audit log of human-only attempts, with its hash-chain check.', NoInput, AuditListing),
+  'hive.quarantine.preview': humanPreview('What quarantining these exact hive ids would do, with a confirmation token.', HiveQuarantinePreviewInput, HiveQuarantinePreview),
+  'hive.quarantine.commit': humanCommit('Moves the previewed hive entries to the quarantine sidecar (backup first, plugin lock).', HiveQuarantineCommitInput, WriteResult),
+  'hive.quarantine.status': query('Hive quarantine backups with their manifests and results (read-only).', NoInput, HiveQuarantineStatus),
+  'hive.rollback.preview': humanPreview('What rolling back a hive quarantine would restore, with a confirmation token.', RollbackPreviewInput, RollbackPreview),
+  'hive.rollback.commit': humanCommit('Restores the exact original lines of a hive quarantine.', HiveQuarantineCommitInput, WriteResult),
+} as const;
