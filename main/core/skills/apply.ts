@@ -6,7 +6,7 @@ import { evaluate, loadEvalSet, type EvalOutcome } from './eval';
 import { appendRejectedEdit, matchingRejection, readRejectedEdits, rejectedEditRecord, sha256, type RejectedEdit } from './rejected-edits';
 import { activeRelPath, checkSlug, confinementProblem, proposalProblem, skillPaths } from './skill-paths';
 import { stampStore, stampTargets, type StampOutcome } from './stamp';
-import { writeViaTemp } from './store-lock';
+import { writeViaTemp } from './temp-write';
 
 /** Where the stores of the open workspace live (link-aware), as `WorkspacePaths` has them. */
 export interface SkillStorePaths {
@@ -153,7 +153,17 @@ const nothing = (refusal: ApplyRefusal | null, evaluation: EvalOutcome | null): 
  * the proposal removed; on an eval failure, a rejected-edit record instead. When `expected`
  * (the plan the person confirmed) is given, the files must still be what was previewed.
  */
-export async function applyProposal(stores: SkillStorePaths, request: ApplyRequest, now: Date = new Date(), expected?: Pick<ApplyPlan, 'proposalHash' | 'incumbentHash'>): Promise<ApplyResult> {
+export interface WriteOptions {
+  now?: Date;
+  /** The plan the person confirmed: the files must still be what it read. */
+  expected?: Pick<ApplyPlan, 'proposalHash' | 'incumbentHash'>;
+  /** How long to wait for a busy plugin lock before giving up cleanly. */
+  lockWaitMs?: number;
+}
+
+export async function applyProposal(stores: SkillStorePaths, request: ApplyRequest, options: WriteOptions = {}): Promise<ApplyResult> {
+  const { expected, lockWaitMs } = options;
+  const now = options.now ?? new Date();
   const plan = planApply(stores, request);
   if (expected && plan.proposalHash !== null && (plan.proposalHash !== expected.proposalHash || plan.incumbentHash !== expected.incumbentHash)) {
     return nothing({ step: 'changed', reason: 'the draft or the active skill changed since the preview; review it again' }, null);
@@ -163,7 +173,7 @@ export async function applyProposal(stores: SkillStorePaths, request: ApplyReque
     if (plan.refusal.step !== 'eval' || !plan.evaluation) return nothing(plan.refusal, plan.evaluation);
     const p = skillPaths(projectDir, request.slug);
     const record = rejectedEditRecord({ slug: request.slug, operation: 'skill_apply', reason: plan.evaluation.reason, candidate: fs.readFileSync(p.proposal, 'utf8'), incumbent: readIfFile(p.active), evaluation: plan.evaluation, now });
-    await appendRejectedEdit(projectDir, record);
+    await appendRejectedEdit(projectDir, record, lockWaitMs);
     return { ...nothing(plan.refusal, plan.evaluation), written: [rel(projectDir, p.rejectedEdits)], rejectedEdit: record };
   }
   const p = skillPaths(projectDir, request.slug);
@@ -179,7 +189,7 @@ export async function applyProposal(stores: SkillStorePaths, request: ApplyReque
   const outcomes: StampOutcome[] = [];
   try {
     for (const target of stampTargets(stores)) {
-      const outcome = await stampStore(target, ids, request.slug, activeRelPath(request.slug), now);
+      const outcome = await stampStore(target, ids, request.slug, activeRelPath(request.slug), now, lockWaitMs);
       outcomes.push(outcome);
       if (outcome.lines > 0) written.push(rel(projectDir, target.file));
     }
@@ -212,7 +222,8 @@ export interface RejectResult {
  * reason, the draft's hashes and eval scores) so the plugin refuses equivalent content. The
  * draft itself stays, shown as rejected.
  */
-export async function rejectDraft(stores: SkillStorePaths, slug: string, reason: string, now: Date = new Date()): Promise<RejectResult> {
+export async function rejectDraft(stores: SkillStorePaths, slug: string, reason: string, options: Omit<WriteOptions, 'expected'> = {}): Promise<RejectResult> {
+  const now = options.now ?? new Date();
   const refuse = (step: ApplyStep, why: string): RejectResult => ({ rejected: false, refusal: { step, reason: why }, record: null, written: [] });
   const slugCheck = checkSlug(slug);
   if (!slugCheck.ok) return refuse('slug', slugCheck.reason);
@@ -226,7 +237,7 @@ export async function rejectDraft(stores: SkillStorePaths, slug: string, reason:
   const incumbent = fs.existsSync(p.active) && !confinementProblem(projectDir, p.active) ? readIfFile(p.active) : undefined;
   const evaluation = evaluate(loadEvalSet(projectDir, slugCheck.slug), flipStatus(proposal), incumbent);
   const record = rejectedEditRecord({ slug: slugCheck.slug, operation: 'operator_reject', reason: reason.trim(), candidate: proposal, incumbent, evaluation, now });
-  await appendRejectedEdit(projectDir, record);
+  await appendRejectedEdit(projectDir, record, options.lockWaitMs);
   return { rejected: true, refusal: null, record, written: [rel(projectDir, p.rejectedEdits)] };
 }
 

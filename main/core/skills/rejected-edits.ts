@@ -2,7 +2,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { EvalOutcome } from './eval';
-import { withStoreLock, writeViaTemp } from './store-lock';
+import { replaceFile } from '../commands/write/atomic-write';
+import { withStoreLock } from '../commands/write/store-lock';
 
 export const MAX_REJECTED_EDITS = 200;
 const PREVIEW_CHARS = 800;
@@ -86,17 +87,22 @@ export function rejectedEditRecord(input: { slug: string; operation: string; rea
  * which only serialises it against the plugin's locked writes. Every kept line is kept byte
  * for byte (the plugin drops blank lines only).
  */
-export async function appendRejectedEdit(projectDir: string, record: RejectedEdit): Promise<void> {
+export async function appendRejectedEdit(projectDir: string, record: RejectedEdit, lockWaitMs?: number): Promise<void> {
   const swarm = path.join(projectDir, '.swarm');
   const file = path.join(swarm, 'skills', 'rejected-edits.jsonl');
-  await withStoreLock(swarm, (stillHeld) => {
-    let prior: string[] = [];
-    try {
-      prior = fs.readFileSync(file, 'utf8').split(/\r?\n/).filter((line) => line.trim().length > 0);
-    } catch {
-      prior = [];
-    }
-    const kept = prior.slice(Math.max(0, prior.length - (MAX_REJECTED_EDITS - 1)));
-    writeViaTemp(file, `${[...kept, JSON.stringify(record)].join('\n')}\n`, stillHeld);
-  });
+  await withStoreLock(
+    swarm,
+    async (lock) => {
+      let prior: string[] = [];
+      try {
+        prior = fs.readFileSync(file, 'utf8').split(/\r?\n/).filter((line) => line.trim().length > 0);
+      } catch {
+        prior = [];
+      }
+      const kept = prior.slice(Math.max(0, prior.length - (MAX_REJECTED_EDITS - 1)));
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      await replaceFile(file, Buffer.from(`${[...kept, JSON.stringify(record)].join('\n')}\n`, 'utf8'), lock);
+    },
+    lockWaitMs === undefined ? {} : { waitMs: lockWaitMs },
+  );
 }
