@@ -33,7 +33,7 @@ export async function createConsoleCore(options: CoreOptions, initial: OpenReque
     ...createKnowledgeHandlers(context),
     ...createReceiptHandlers(context),
     ...createLiveHandlers(context),
-    ...createSkillHandlers(context),
+    ...createSkillHandlers(context, human),
     ...createCommandHandlers(context, human),
   };
   await workspaces.open(initial);

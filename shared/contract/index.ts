@@ -5,7 +5,7 @@ import { storeOps } from './stores';
 import { knowledgeOps } from './knowledge';
 import { receiptOps } from './receipts';
 import { liveOps } from './live';
-import { skillOps } from './skills';
+import { skillDecisionOps, skillOps } from './skills';
 import { commandOps } from './commands';
 
 export * from './define';
@@ -21,6 +21,7 @@ export const contract = {
   ...receiptOps,
   ...liveOps,
   ...skillOps,
+  ...skillDecisionOps,
   ...commandOps,
 } as const satisfies Record<string, OpSpec>;
 

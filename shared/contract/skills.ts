@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { NoInput, query } from './define';
+import { HumanCommitFields, humanCommit, humanPreview, NoInput, query } from './define';
+import { HumanPreviewBase } from './commands';
 
 /**
  * Operations of the skills and curator area (issue 12): drafts, active/retired/stale skills,
@@ -225,4 +226,54 @@ export const skillOps = {
   'skills.planApply': query('What skill_apply would do now with these options, in the plugin order, without writing.', PlanInput, ApplyPlan),
   'curator.overview': query('Curator summary (digests, compliance, recommendations next to their entries), findings, drift reports and insight queue.', NoInput, CuratorOverview),
   'review.queue': query('Everything waiting for a person: drafts, unapplied recommendations, rejected/unactionable lessons, contradictions, repeated denials.', NoInput, ReviewQueue),
+} as const;
+
+// Human-only decisions (preview → token → the person's confirmation → commit → audit), issue 11's machinery.
+export const SkillApplyPreviewInput = z.object({ slug: Slug, force: z.boolean().default(false), evaluate: z.boolean().default(true) }).strict();
+export const SkillApplyPreview = HumanPreviewBase.extend({ plan: ApplyPlan, title: z.string() });
+export const SkillSlugPreviewInput = z.object({ slug: Slug }).strict();
+export const SkillRejectPreview = HumanPreviewBase.extend({
+  slug: z.string(),
+  proposalPath: z.string(),
+  candidateHash: z.string(),
+  candidateNormalizedHash: z.string(),
+  evaluation: EvalPreview,
+  alreadyRejected: z.boolean(),
+});
+export const SkillRetirePreview = HumanPreviewBase.extend({ slug: z.string(), activePath: z.string(), markerPath: z.string(), hasMarker: z.boolean() });
+export const SkillCommitInput = z.object(HumanCommitFields).strict();
+
+export const StampedStore = z.object({ tier: z.string(), file: z.string(), stampedIds: z.array(z.string()), lines: z.number().int(), note: nullableString });
+export const SkillDecisionResult = z.object({
+  /** committed: the decision was carried out; refused: a check of the plugin's order said no (nothing written); eval_failed: only a rejected-edit record was written. */
+  state: z.enum(['committed', 'refused', 'eval_failed']),
+  op: z.string(),
+  slug: z.string(),
+  token12: z.string(),
+  /** The verified backup (console user data) of every file before the write, or null when nothing was written. */
+  backup: nullableString,
+  refusal: z.object({ step: ApplyStep, reason: z.string() }).nullable(),
+  written: z.array(z.string()),
+  removed: z.array(z.string()),
+  /** skill_apply only. */
+  activated: z.boolean(),
+  stamped: z.boolean(),
+  stampNote: nullableString,
+  stores: z.array(StampedStore),
+  notFound: z.array(z.string()),
+  proposalKept: z.boolean(),
+  evaluation: EvalPreview.nullable(),
+  /** After the write every file read back as intended (other lines byte for byte). */
+  verified: z.boolean(),
+  messages: z.array(z.string()),
+});
+export type SkillDecisionResult = z.infer<typeof SkillDecisionResult>;
+
+export const skillDecisionOps = {
+  'skills.apply.preview': humanPreview('What skill_apply would do for this draft (plugin order, eval gate), with a confirmation token.', SkillApplyPreviewInput, SkillApplyPreview),
+  'skills.apply.commit': humanCommit('Activates the previewed draft as the plugin’s skill_apply would: SKILL.md, stamped source entries, proposal removed.', SkillCommitInput, SkillDecisionResult),
+  'skills.reject.preview': humanPreview('The rejected-edit record rejecting this draft would append, with a confirmation token.', SkillSlugPreviewInput, SkillRejectPreview),
+  'skills.reject.commit': humanCommit('Appends an operator_reject record (the person’s reason) so the plugin refuses equivalent content; the draft stays.', SkillCommitInput, SkillDecisionResult),
+  'skills.retire.preview': humanPreview('What retiring this active skill writes (retired.marker), with a confirmation token.', SkillSlugPreviewInput, SkillRetirePreview),
+  'skills.retire.commit': humanCommit('Writes retired.marker as the plugin’s skill_retire does.', SkillCommitInput, SkillDecisionResult),
 } as const;

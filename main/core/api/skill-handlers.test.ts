@@ -92,13 +92,14 @@ describe('skills.* and curator.* on the demo workspace', () => {
     expect(curator.insights).toHaveLength(4);
   });
 
-  it('builds one review queue with counts per kind; without the human-only commands nothing is offered', async () => {
+  it('builds one review queue with counts per kind; drafts offer approve and reject', async () => {
     const { core } = await open();
     const queue = await call(core, 'review.queue');
     expect(queue.counts.skill_draft).toBe(6);
     expect(queue.counts.curator_recommendation).toBeGreaterThanOrEqual(0);
     expect(Object.keys(queue.counts).sort()).toEqual(['curator_recommendation', 'hive_contradiction', 'rejected_lesson', 'repeated_denial', 'skill_draft', 'unactionable_lesson']);
-    expect(queue.items.filter((i: any) => i.kind === 'skill_draft').every((i: any) => i.actions.length === 0)).toBe(true);
+    expect(queue.items.filter((i: any) => i.kind === 'skill_draft').every((i: any) => i.actions.join() === 'approve,reject')).toBe(true);
+    expect(queue.items.filter((i: any) => i.kind !== 'skill_draft').every((i: any) => i.actions.length === 0)).toBe(true);
     expect(queue.counts.rejected_lesson + queue.counts.unactionable_lesson).toBeGreaterThan(0);
   });
 });

@@ -5,7 +5,9 @@ import { outcomeSignal } from '../knowledge/counters';
 import { distinctPhases, entryConfidence, entryLesson, entryStatus, str } from '../knowledge/entry-fields';
 import type { KnowledgeModel } from '../knowledge/knowledge-model';
 import { maturityVerdict } from '../knowledge/maturity-gate';
+import type { HumanServices } from '../commands/runner';
 import { planApply } from '../skills/apply';
+import { commitApply, commitReject, commitRetire, previewApply, previewReject, previewRetire, registerSkillDecisions } from '../skills/decisions';
 import { listImproverProposals, readQuotas } from '../skills/improver';
 import { listCandidates, listSkills, skillDetail, toPlanView, type SourceView } from '../skills/skills-read';
 import type { Workspace } from '../workspace/workspace';
@@ -13,7 +15,18 @@ import type { CoreContext } from './context';
 import type { CallHandlers } from './dispatcher';
 import { knowledgeOf } from './knowledge-handlers';
 
-type SkillCalls = 'skills.overview' | 'skills.detail' | 'skills.planApply' | 'curator.overview' | 'review.queue';
+type SkillCalls =
+  | 'skills.overview'
+  | 'skills.detail'
+  | 'skills.planApply'
+  | 'curator.overview'
+  | 'review.queue'
+  | 'skills.apply.preview'
+  | 'skills.apply.commit'
+  | 'skills.reject.preview'
+  | 'skills.reject.commit'
+  | 'skills.retire.preview'
+  | 'skills.retire.commit';
 
 export const storesOf = (workspace: Workspace) => {
   const { projectDir, swarmDir, knowledgeDir, hiveDir } = workspace.paths;
@@ -50,11 +63,14 @@ function entryLookup(model: KnowledgeModel): EntryLookup {
 }
 
 /**
- * Handlers of the skills and curator area (shared/contract/skills.ts). Read-only: every
- * decision (apply, reject, retire) is a human-only command and lives with that machinery.
+ * Handlers of the skills and curator area (shared/contract/skills.ts). The reads are plain
+ * queries; every decision (apply, reject, retire) is a human-only preview + commit through the
+ * human-only machinery (token, the person's confirmation, audit).
  */
-export function createSkillHandlers(ctx: CoreContext, decisions: () => ('approve' | 'reject')[] = () => []): Pick<CallHandlers, SkillCalls> {
+export function createSkillHandlers(ctx: CoreContext, human: HumanServices): Pick<CallHandlers, SkillCalls> {
+  registerSkillDecisions(human);
   const workspace = () => ctx.workspaces.current;
+  const stores = () => storesOf(workspace());
   const model = () => knowledgeOf(workspace()).model();
   return {
     'skills.overview': () => {
@@ -71,7 +87,13 @@ export function createSkillHandlers(ctx: CoreContext, decisions: () => ('approve
     'review.queue': async () => {
       const m = await model();
       const { projectDir } = workspace().paths;
-      return reviewQueue({ skills: listSkills(projectDir), curator: curatorOverview(projectDir, entryLookup(m)), entries: m.inputs.entries, decisions: decisions() });
+      return reviewQueue({ skills: listSkills(projectDir), curator: curatorOverview(projectDir, entryLookup(m)), entries: m.inputs.entries, decisions: ['approve', 'reject'] });
     },
+    'skills.apply.preview': (input, caller) => previewApply(human, caller, stores(), input),
+    'skills.apply.commit': (input, caller) => commitApply(human, caller, stores(), input),
+    'skills.reject.preview': (input, caller) => previewReject(human, caller, stores(), input),
+    'skills.reject.commit': (input, caller) => commitReject(human, caller, stores(), input),
+    'skills.retire.preview': (input, caller) => previewRetire(human, caller, stores(), input),
+    'skills.retire.commit': (input, caller) => commitRetire(human, caller, stores(), input),
   };
 }
