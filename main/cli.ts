@@ -8,6 +8,13 @@ const COMMANDS = {
   inspect: () => import('./cli/inspect'),
   verify: () => import('./cli/verify'),
   denials: () => import('./cli/denials'),
+  audit: () => import('./cli/audit'),
+  // Human-only commands exist only in the console window; their names answer exit 2 and say so.
+  'hive-quarantine': () => import('./cli/human-only').then((m) => m.refusal('hive-quarantine')),
+  quarantine: () => import('./cli/human-only').then((m) => m.refusal('quarantine')),
+  restore: () => import('./cli/human-only').then((m) => m.refusal('restore')),
+  promote: () => import('./cli/human-only').then((m) => m.refusal('promote')),
+  'skill-apply': () => import('./cli/human-only').then((m) => m.refusal('skill-apply')),
 } as const satisfies Record<string, () => Promise<{ run(argv: string[]): Promise<number> }>>;
 
 type CommandName = keyof typeof COMMANDS;
@@ -23,6 +30,9 @@ Usage:
   swarm-console verify --project DIR [--json]             check the V2 receipt journal (exit 3 when corrupt)
   swarm-console denials --opencode URL [--password P] [--project DIR] [--follow] [--json]
                                                           gate denials from a running opencode server
+  swarm-console audit [--json] [--user-data DIR]          the console's audit log of human-only commands (exit 3 when its chain is broken)
+
+Hive quarantine, quarantine, restore, promote and skill-apply are human-only: they run only from the console window.
 
 Without --project the console opens a generated demo workspace.`;
 

@@ -2,12 +2,13 @@
  * Electron bootstrap: the only place that imports `electron` besides the IPC host. Everything
  * else runs in the headless core, which the browser host and the CLI share.
  */
-import { app, BrowserWindow, ipcMain, protocol, session, type WebFrameMain } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, protocol, session, type WebFrameMain } from 'electron';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createConsoleCore, type ConsoleCore } from './core/console-core';
 import { registerIpcHost } from './hosts/electron-ipc';
+import { dialogConfirmation } from './hosts/dialog-confirmation';
 import { APP_ORIGIN, APP_SCHEME, serveRendererRequest } from './hosts/renderer-protocol';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -56,7 +57,9 @@ if (!app.requestSingleInstanceLock()) {
     protocol.handle(APP_SCHEME, (request) => serveRendererRequest(rendererDir, request.url));
     session.defaultSession.setPermissionRequestHandler((_contents, permission, callback) => callback(permission === 'notifications'));
     session.defaultSession.setPermissionCheckHandler((_contents, permission) => permission === 'notifications');
-    registerIpcHost(ipcMain, core.dispatcher, isTrustedFrame);
+    // Human-only commits are confirmed by the person in a native modal dialog owned by the main process.
+    const confirmation = dialogConfirmation((options) => (mainWindow ? dialog.showMessageBox(mainWindow, options) : dialog.showMessageBox(options)));
+    registerIpcHost(ipcMain, core.dispatcher.forCaller({ host: 'electron', confirmation }), isTrustedFrame);
 
     mainWindow = new BrowserWindow({
       width: 1440,

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { createConsoleCore } from '../core/console-core';
 import { startHttpHost, type HttpHost } from '../hosts/http-host';
 import { openTerminal } from '../hosts/terminal';
+import { terminalConfirmation } from '../hosts/terminal-confirmation';
 import { builtRendererDir, packageVersion, parseWorkspaceCommand, toWorkspaceArgs } from './workspace-args';
 
 const SHUTDOWN_GRACE_MS = 5_000;
@@ -48,10 +49,12 @@ export async function serve(options: ServeOptions): Promise<number> {
     return 1;
   }
   const terminal = openTerminal();
+  // Human-only commands need a person at this terminal: stdin and stdout both TTYs.
+  const confirmation = terminalConfirmation({ interactive: terminal.interactive && process.stdout.isTTY === true, print: (line) => process.stdout.write(`${line}\n`) });
   let host: HttpHost;
   try {
     host = await startHttpHost({
-      dispatcher: core.dispatcher,
+      dispatcher: core.dispatcher.forCaller({ host: 'browser', confirmation }),
       rendererDir: options.rendererDir,
       port: options.port,
       launch: { command: options.command, interactive: terminal.interactive },

@@ -19,8 +19,11 @@ export function scheduleRevertCheck(services: HumanServices, caller: CallerConte
 }
 
 export async function checkForRevert(services: HumanServices, caller: CallerContext, hive: HivePaths, backupDir: string, ids: readonly string[], token12: string): Promise<string[]> {
-  const back = ids.filter((id) => readStoreSnapshot(hive.store).byId.has(id));
   const result = readJsonFile<Record<string, unknown>>(path.join(backupDir, 'result.json')) ?? {};
+  // Rolled back (or otherwise settled) meanwhile: the ids are back on purpose.
+  if (result.state !== 'committed') return [];
+  const live = readStoreSnapshot(hive.store);
+  const back = ids.filter((id) => live.byId.has(id));
   writeResult(backupDir, { ...result, post_check: { at: new Date().toISOString(), reverted_ids: back } });
   if (back.length > 0) {
     await services.record(caller, {

@@ -1,9 +1,108 @@
-import { EmptyState } from '../../components/EmptyState';
+import { createEffect, createSignal, Show, type JSX } from 'solid-js';
+import './hive.css';
+import { useApi } from '../../api/port';
+import { createQuery } from '../../api/query';
+import { useRouter } from '../../state/router-context';
+import { AuditPanel } from './AuditPanel';
+import { BackupsPanel } from './BackupsPanel';
+import { ConfirmBox } from './ConfirmBox';
+import { EntryPicker } from './EntryPicker';
+import { createHumanFlow } from './human-flow';
+import { QuarantinePreview } from './QuarantinePreview';
+import { WriteResultBox } from './WriteResultBox';
 
-export function HiveView() {
+/**
+ * Hive quarantine: pick exact hive ids, preview what would move (with the blast radius and the
+ * token), confirm as a person (the dialog in Electron, the terminal's code in the browser host),
+ * read what happened, roll back from a backup, and read every step in the audit log.
+ */
+export function HiveView(): JSX.Element {
+  const api = useApi();
+  const router = useRouter();
+  const availability = createQuery('human.availability', () => ({}));
+  const status = createQuery('hive.quarantine.status', () => ({}));
+  const audit = createQuery('audit.list', () => ({}));
+  const refresh = () => {
+    status.refetch();
+    audit.refetch();
+  };
+  const quarantine = createHumanFlow(api, 'hive.quarantine.preview', 'hive.quarantine.commit', refresh);
+  const rollback = createHumanFlow(api, 'hive.rollback.preview', 'hive.rollback.commit', refresh);
+  const [selected, setSelected] = createSignal<ReadonlySet<string>>(new Set());
+
+  // "Quarantine…" in the Knowledge detail pane arrives here with ?select=<id>.
+  createEffect(() => {
+    const id = router.route().params.select;
+    if (id) setSelected(new Set([...selected(), id]));
+  });
+  const toggle = (id: string) => {
+    const next = new Set(selected());
+    if (next.has(id)) next.delete(id);
+    else next.add(id);
+    setSelected(next);
+  };
+  const mode = () => {
+    const a = availability.data();
+    return a?.enabled ? (a.mode as 'dialog' | 'code') : 'none';
+  };
+  const disabledReason = () => availability.data()?.reason ?? null;
+
   return (
-    <EmptyState title="Hive quarantine">
-      <p>Hive entries selected for quarantine, their blast radius, the quarantine backups and their rollback state will appear here. Quarantine and rollback are human-only commands confirmed in this window.</p>
-    </EmptyState>
+    <div class="hive-view" data-testid="hive-view">
+      <Show when={availability.data() && !availability.data()?.enabled}>
+        <p class="banner warn" role="status" data-testid="human-disabled">
+          Quarantine and rollback are disabled here. {disabledReason()}
+        </p>
+      </Show>
+      <section class="selection">
+        <h3>Selected for quarantine ({selected().size})</h3>
+        <p class="mono" data-testid="selected-ids">
+          {[...selected()].join(', ') || 'none — tick entries below'}
+        </p>
+        <button type="button" data-testid="quarantine-preview-button" disabled={selected().size === 0 || quarantine.busy() || mode() === 'none'} onClick={() => void quarantine.start({ ids: [...selected()] })}>
+          Preview quarantine…
+        </button>{' '}
+        <button type="button" disabled={selected().size === 0} onClick={() => setSelected(new Set<string>())}>
+          Clear selection
+        </button>
+      </section>
+      <Show when={quarantine.error()}>
+        <p class="error" role="alert" data-testid="quarantine-error">
+          {quarantine.error()}
+        </p>
+      </Show>
+      <Show when={quarantine.result()}>
+        {(result) => (
+          <WriteResultBox
+            result={result()}
+            onClose={() => {
+              quarantine.clearResult();
+              setSelected(new Set<string>());
+            }}
+          />
+        )}
+      </Show>
+      <Show when={quarantine.preview()}>
+        {(preview) => (
+          <>
+            <QuarantinePreview preview={preview() as never} />
+            <Show when={mode() !== 'none'}>
+              <ConfirmBox
+                mode={mode() as 'dialog' | 'code'}
+                action="Quarantine"
+                busy={quarantine.busy()}
+                codeRequested={quarantine.codeRequested()}
+                onRequestCode={quarantine.requestCode}
+                onCommit={quarantine.commit}
+                onCancel={quarantine.cancel}
+              />
+            </Show>
+          </>
+        )}
+      </Show>
+      <EntryPicker selected={selected()} onToggle={toggle} />
+      <BackupsPanel status={status} rollback={rollback} mode={mode()} disabled={disabledReason()} />
+      <AuditPanel audit={audit} />
+    </div>
   );
 }

@@ -1,5 +1,6 @@
 import { createSignal, For, Match, Show, Switch, type JSX } from 'solid-js';
 import { createQuery } from '../../api/query';
+import { useRouter } from '../../state/router-context';
 import { Badge, PriorityBadge, StatusBadge } from './Badge';
 import { CountersTable, FieldList, MaturityPanel, Receipts, Timeline } from './detail-sections';
 import { expiryText, fixed, signed, when } from './format';
@@ -20,6 +21,7 @@ function pretty(text: string): string {
 /** Everything about one entry: fields, raw line, counters, verdict, timeline, receipts, skills, counterparts. */
 export function DetailPane(props: { target: DetailTarget; version: () => number; onOpen: (target: DetailTarget) => void; onClose: () => void }): JSX.Element {
   const [raw, setRaw] = createSignal(false);
+  const router = useRouter();
   const detail = createQuery('knowledge.detail', () => (props.version(), props.target.tier ? { id: props.target.id, tier: props.target.tier } : { id: props.target.id }));
   return (
     <aside class="detail" aria-label="Entry detail" data-testid="detail">
@@ -52,6 +54,11 @@ export function DetailPane(props: { target: DetailTarget; version: () => number;
                 <p class="mono small">
                   {d().id} · {d().file}:{d().line}
                 </p>
+                <Show when={d().tier === 'hive' && d().collection === 'active'}>
+                  <button type="button" data-testid="detail-quarantine" onClick={() => router.go('hive', { select: d().id })}>
+                    Quarantine…
+                  </button>
+                </Show>
 
                 <h3>Lifecycle and quality</h3>
                 <dl class="fields">

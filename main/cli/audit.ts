@@ -1,0 +1,43 @@
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { AuditLog, type AuditRecord } from '../core/commands/audit-log';
+import { humanStatePaths } from '../core/commands/secret';
+import { resolveConsoleUserDataDir } from '../core/paths/platform-data-dir';
+
+/** Control characters out: record fields come from a file anyone with the user's rights can edit. */
+// eslint-disable-next-line no-control-regex
+const printable = (value: unknown) => String(value ?? '').replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
+
+function line(record: AuditRecord | null, index: number): string {
+  if (!record) return `#${index + 1}  (unreadable line)`;
+  const parts = [`#${record.seq}`, record.at, record.event, record.op, record.outcome, `host=${record.host}`];
+  if (record.token12) parts.push(`token=${record.token12}`);
+  if (record.ids?.length) parts.push(`ids=${record.ids.join(',')}`);
+  if (record.backup) parts.push(`backup=${record.backup}`);
+  if (record.binding) parts.push(`binding=${record.binding}`);
+  if (record.reason) parts.push(`reason=${JSON.stringify(record.reason)}`);
+  if (record.message) parts.push(`— ${record.message}`);
+  return parts.map(printable).join('  ');
+}
+
+/** `swarm-console audit [--json] [--user-data DIR]`: the console's audit log, read-only; exit 3 on a broken chain. */
+export async function run(argv: string[]): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({ args: argv, options: { json: { type: 'boolean' }, 'user-data': { type: 'string' } }, strict: true, allowPositionals: false }));
+  } catch (error) {
+    console.error(`swarm-console audit: ${(error as Error).message}`);
+    return 2;
+  }
+  const userDataDir = path.resolve(values['user-data'] ?? resolveConsoleUserDataDir());
+  const log = new AuditLog(humanStatePaths(userDataDir).audit);
+  const { records, chain } = log.read();
+  if (values.json) {
+    process.stdout.write(`${JSON.stringify({ path: log.file, chain, records }, null, 2)}\n`);
+  } else {
+    process.stdout.write(`Audit log ${log.file}: ${records.length} records\n`);
+    records.forEach((record, i) => process.stdout.write(`${line(record, i)}\n`));
+    process.stdout.write(chain.ok ? `Chain intact (${chain.records} records).\n` : `CHAIN BROKEN at record ${chain.brokenAt}: ${chain.problem}\n`);
+  }
+  return chain.ok ? 0 : 3;
+}

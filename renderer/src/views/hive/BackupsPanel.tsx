@@ -1,0 +1,114 @@
+import { For, Show, type JSX } from 'solid-js';
+import type { Output } from '../../../../shared/contract';
+import type { Query } from '../../api/query';
+import { ConfirmBox } from './ConfirmBox';
+import type { HumanFlow } from './human-flow';
+import { WriteResultBox } from './WriteResultBox';
+
+type RollbackPreview = Output<'hive.rollback.preview'>;
+
+function RollbackPlan(props: { preview: RollbackPreview }): JSX.Element {
+  return (
+    <div class="rollback-plan" data-testid="rollback-preview">
+      <p>
+        Roll back <span class="mono">{props.preview.backup}</span>:{' '}
+        {props.preview.method === 'exact'
+          ? 'the hive is as the quarantine left it, so its original bytes come back whole.'
+          : props.preview.method === 'reinsert'
+            ? 'the hive changed since; the missing lines are added back at its end.'
+            : 'every entry is already back; nothing would change.'}
+      </p>
+      <p>
+        Restore: <span class="mono">{props.preview.restore.map((r) => r.id).join(', ') || 'none'}</span>. Already identical:{' '}
+        <span class="mono">{props.preview.skippedIdentical.join(', ') || 'none'}</span>.
+      </p>
+      <Show when={props.preview.collisions.length}>
+        <p class="error" data-testid="rollback-collisions">
+          Collision: {props.preview.collisions.map((c) => `${c.id} is in the hive with different content`).join('; ')}. The rollback will refuse and change nothing.
+        </p>
+      </Show>
+      <p class="muted mono small">
+        Hive now: {props.preview.store.entryCount} entries · sha256 {props.preview.store.fileSha256.slice(0, 12)}… · token {props.preview.token12.slice(0, 8)}…
+      </p>
+    </div>
+  );
+}
+
+/** Quarantine backups with their manifests and results (read-only), and rollback of one of them. */
+export function BackupsPanel(props: { status: Query<Output<'hive.quarantine.status'>>; rollback: HumanFlow; mode: 'dialog' | 'code' | 'none'; disabled: string | null }): JSX.Element {
+  const flow = props.rollback;
+  return (
+    <section class="backups-panel" data-testid="backups-panel">
+      <h3>Backups and rollback</h3>
+      <Show when={flow.result()}>{(result) => <WriteResultBox result={result()} onClose={flow.clearResult} />}</Show>
+      <Show when={flow.error()}>
+        <p class="error" role="alert" data-testid="rollback-error">
+          {flow.error()}
+        </p>
+      </Show>
+      <Show when={flow.preview()}>
+        {(preview) => (
+          <>
+            <RollbackPlan preview={preview() as RollbackPreview} />
+            <Show when={props.mode !== 'none'}>
+              <ConfirmBox
+                mode={props.mode as 'dialog' | 'code'}
+                action="Roll back"
+                busy={flow.busy()}
+                codeRequested={flow.codeRequested()}
+                disabled={(preview() as RollbackPreview).method === 'none' ? null : props.disabled}
+                onRequestCode={flow.requestCode}
+                onCommit={flow.commit}
+                onCancel={flow.cancel}
+              />
+            </Show>
+          </>
+        )}
+      </Show>
+      <Show when={props.status.data()} fallback={<p class="muted">Loading…</p>}>
+        {(status) => (
+          <>
+            <p class="muted">
+              Sidecar <span class="mono">shared-learnings-quarantined.jsonl</span>: {status().sidecarEntries} entries.
+            </p>
+            <table class="plain">
+              <thead>
+                <tr>
+                  <th>Backup</th>
+                  <th>State</th>
+                  <th>Ids</th>
+                  <th>Reason</th>
+                  <th>Files</th>
+                  <th />
+                </tr>
+              </thead>
+              <tbody>
+                <For each={status().backups} fallback={<tr><td colSpan={6} class="muted">No quarantine backups yet.</td></tr>}>
+                  {(backup) => (
+                    <tr data-testid="backup-row">
+                      <td class="mono">{backup.name}</td>
+                      <td data-testid="backup-state">
+                        {backup.state}
+                        <For each={backup.warnings}>{(w) => <p class="warn">{w}</p>}</For>
+                      </td>
+                      <td class="mono">{backup.ids.join(', ')}</td>
+                      <td>{backup.reason ?? ''}</td>
+                      <td>{backup.verified ? 'verified' : <span class="error">{backup.problems.join('; ')}</span>}</td>
+                      <td>
+                        <Show when={backup.token12 && backup.state !== 'rolled_back'}>
+                          <button type="button" data-testid="rollback-start" disabled={props.mode === 'none' || flow.busy()} title={props.disabled ?? ''} onClick={() => void flow.start({ token: backup.token12 })}>
+                            Roll back…
+                          </button>
+                        </Show>
+                      </td>
+                    </tr>
+                  )}
+                </For>
+              </tbody>
+            </table>
+          </>
+        )}
+      </Show>
+    </section>
+  );
+}

@@ -1,0 +1,35 @@
+import { For, Show, type JSX } from 'solid-js';
+import type { Output } from '../../../../shared/contract';
+
+/** What a commit or rollback actually did, in the words the core reported. */
+export function WriteResultBox(props: { result: Output<'hive.quarantine.commit'>; onClose: () => void }): JSX.Element {
+  return (
+    <section class="write-result" data-testid="write-result" role="status">
+      <h3>{props.result.state === 'committed' ? 'Quarantined' : props.result.state === 'rolled_back' ? 'Rolled back' : props.result.state === 'nothing_to_do' ? 'Nothing to do' : props.result.state}</h3>
+      <For each={props.result.messages}>{(message) => <p>{message}</p>}</For>
+      <dl class="fields">
+        <dt>Token</dt>
+        <dd class="mono">{props.result.token12}</dd>
+        <Show when={props.result.backup}>
+          <dt>Backup</dt>
+          <dd class="mono">{props.result.backup}</dd>
+        </Show>
+        <dt>Hive before</dt>
+        <dd class="mono">
+          {props.result.before.entryCount} entries · sha256 {props.result.before.fileSha256.slice(0, 12)}…
+        </dd>
+        <dt>Hive after</dt>
+        <dd class="mono" data-testid="result-after">
+          {props.result.after.entryCount} entries · sha256 {props.result.after.fileSha256.slice(0, 12)}…
+        </dd>
+        <Show when={props.result.revertCheckAt}>
+          <dt>Re-check</dt>
+          <dd>at {props.result.revertCheckAt} the console re-reads the hive; a concurrent plugin rewrite that reverts this shows as a warning under Backups.</dd>
+        </Show>
+      </dl>
+      <button type="button" onClick={() => props.onClose()}>
+        Done
+      </button>
+    </section>
+  );
+}

@@ -1,0 +1,72 @@
+import { createSignal } from 'solid-js';
+import type { ConsoleApi, Output } from '../../../../shared/contract';
+
+type PreviewOp = 'hive.quarantine.preview' | 'hive.rollback.preview';
+type CommitOp = 'hive.quarantine.commit' | 'hive.rollback.commit';
+
+/**
+ * One human-only action in the UI: preview → (ask the terminal for a code) → commit with the
+ * person's reason and confirmation → result. Holds the state as signals; views only read them and
+ * call these functions.
+ */
+export function createHumanFlow<P extends PreviewOp, C extends CommitOp>(api: ConsoleApi, previewOp: P, commitOp: C, onDone: () => void = () => undefined) {
+  const [preview, setPreview] = createSignal<Output<P> | null>(null);
+  const [result, setResult] = createSignal<Output<C> | null>(null);
+  const [error, setError] = createSignal<string | null>(null);
+  const [busy, setBusy] = createSignal(false);
+  const [codeRequested, setCodeRequested] = createSignal(false);
+
+  const attempt = async (work: () => Promise<void>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await work();
+    } catch (e) {
+      setError((e as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return {
+    preview,
+    result,
+    error,
+    busy,
+    codeRequested,
+    start: (input: Parameters<ConsoleApi['call']>[1] & object) =>
+      attempt(async () => {
+        setResult(null);
+        setCodeRequested(false);
+        setPreview(null);
+        setPreview((await api.call(previewOp, input as never)) as never);
+      }),
+    requestCode: () =>
+      attempt(async () => {
+        const current = preview();
+        if (!current) return;
+        await api.call('human.beginConfirmation', { token: current.token });
+        setCodeRequested(true);
+      }),
+    commit: (reason: string, code: string | null) =>
+      attempt(async () => {
+        const current = preview();
+        if (!current) return;
+        try {
+          const done = await api.call(commitOp, { token: current.token, reason, confirmation: code === null ? {} : { code } } as never);
+          setResult(done as never);
+          setPreview(null);
+        } finally {
+          onDone();
+        }
+      }),
+    cancel: () => {
+      setPreview(null);
+      setError(null);
+      setCodeRequested(false);
+    },
+    clearResult: () => setResult(null),
+  };
+}
+
+export type HumanFlow = ReturnType<typeof createHumanFlow>;
