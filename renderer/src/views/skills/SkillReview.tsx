@@ -24,7 +24,7 @@ export function SkillReview(props: { detail: SkillDetail; pane: PaneId; decide: 
   return (
     <article class="skill-review" data-testid="skill-review">
       <header>
-        <h2>
+        <h2 data-testid="skill-review-title">
           <span class="mono">{d().item.slug}</span> <span class={`badge kind-${d().item.kind}`}>{d().item.kind}</span>
           <Show when={d().item.rejected}>
             {(r) => (

@@ -72,7 +72,14 @@ export function SkillsView(): JSX.Element {
             )}
           </Loaded>
           <Show when={params().slug} fallback={<p class="muted">Select a draft or a skill to review it.</p>}>
-            <Loaded query={detail}>{(value) => <SkillReview detail={value} pane={pane()} decide={null} onPane={(p) => router.setParams({ pane: p })} onOpenEntry={openEntry} onDone={refresh} />}</Loaded>
+            <Loaded query={detail}>
+              {(value) => (
+                // A refetch keeps the previous skill until the new one arrives: never show one slug's decisions under another's selection.
+                <Show when={value.item.slug === params().slug} fallback={<p class="muted">Loading…</p>}>
+                  <SkillReview detail={value} pane={pane()} decide={null} onPane={(p) => router.setParams({ pane: p })} onOpenEntry={openEntry} onDone={refresh} />
+                </Show>
+              )}
+            </Loaded>
           </Show>
         </div>
       </Show>

@@ -29,10 +29,16 @@ let purifier: ReturnType<typeof DOMPurify> | null = null;
 function sanitizer(): ReturnType<typeof DOMPurify> {
   if (purifier) return purifier;
   const instance = DOMPurify(window);
+  // DOMPurify drops an unsafe href (javascript:) before the later hook runs: note it first.
+  const original = new WeakMap<Element, string | null>();
+  instance.addHook('beforeSanitizeAttributes', (node) => {
+    const element = node as Element;
+    if (element.tagName === 'A') original.set(element, element.getAttribute('href'));
+  });
   instance.addHook('afterSanitizeAttributes', (node) => {
     const element = node as Element;
     if (element.tagName === 'A') {
-      const href = element.getAttribute('href');
+      const href = original.get(element) ?? element.getAttribute('href');
       element.removeAttribute('href');
       element.removeAttribute('target');
       element.setAttribute('data-href', href ?? '');
