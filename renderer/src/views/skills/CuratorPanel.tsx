@@ -4,7 +4,7 @@ import type { CuratorOverview } from '../../../../shared/contract/skills';
 const APPLIED_LABEL = { applied: 'already applied by the plugin', not_applied: 'not applied', unknown: 'cannot tell' } as const;
 
 /** The curator's summary, findings, drift reports and insight queue. Read-only: the console never edits curator files. */
-export function CuratorPanel(props: { data: CuratorOverview; onOpenEntry: (id: string, tier: string | null) => void }): JSX.Element {
+export function CuratorPanel(props: { data: CuratorOverview; onOpenEntry: (id: string, tier: string | null) => void; onOpenReceipts: (id: string) => void }): JSX.Element {
   const s = () => props.data.summary;
   return (
     <div class="curator-panel" data-testid="curator-panel">
@@ -130,6 +130,12 @@ export function CuratorPanel(props: { data: CuratorOverview; onOpenEntry: (id: s
                     <button class="link-button mono" onClick={() => props.onOpenEntry(f.knowledgeId, null)}>
                       {f.knowledgeId}
                     </button>
+                    <div>
+                      <button class="link-button" data-testid="finding-receipts" onClick={() => props.onOpenReceipts(f.knowledgeId)}>
+                        receipts
+                      </button>
+                      {f.entryFound ? '' : <span class="muted"> (entry in no store)</span>}
+                    </div>
                   </td>
                   <td>{f.expected}</td>
                   <td>

@@ -84,7 +84,7 @@ export function SkillsView(): JSX.Element {
         </div>
       </Show>
       <Show when={tab() === 'curator'}>
-        <Loaded query={curator}>{(value) => <CuratorPanel data={value} onOpenEntry={openEntry} />}</Loaded>
+        <Loaded query={curator}>{(value) => <CuratorPanel data={value} onOpenEntry={openEntry} onOpenReceipts={(id) => router.go('receipts', { entry: id })} />}</Loaded>
       </Show>
       <Show when={tab() === 'improver'}>
         <Loaded query={overview}>{(value) => <ImproverPanel improver={value.improver} />}</Loaded>
