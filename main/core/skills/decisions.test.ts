@@ -12,10 +12,10 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function open(): Promise<{ core: ConsoleCore; demo: DemoFixture; person: FakeConfirmation; caller: CallerContext }> {
+async function open(revertCheckMs = 60_000): Promise<{ core: ConsoleCore; demo: DemoFixture; person: FakeConfirmation; caller: CallerContext }> {
   const demo = makeDemo();
   cleanups.push(demo.cleanup);
-  const core = await createConsoleCore({ userDataDir: path.join(demo.root, 'ud'), host: 'electron', version: 'test', human: { lockWaitMs: 2_000, revertCheckMs: 60_000 } }, { project: demo.projectDir, hive: demo.hiveDir });
+  const core = await createConsoleCore({ userDataDir: path.join(demo.root, 'ud'), host: 'electron', version: 'test', human: { lockWaitMs: 2_000, revertCheckMs } }, { project: demo.projectDir, hive: demo.hiveDir });
   cleanups.push(() => core.dispose());
   const person = new FakeConfirmation(true);
   return { core, demo, person, caller: { host: 'electron', confirmation: person } };
@@ -128,5 +128,23 @@ describe('skill decisions as human-only commands (preview → token → confirma
     expect(await core.dispatcher.forCaller(caller).call('skills.apply.commit', { token: fresh.token, reason: 'x', confirmation: {} })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
     expect(fs.existsSync(project(demo, '.opencode/skills/generated/secret-hygiene/SKILL.md'))).toBe(false);
     expect(await core.dispatcher.call('skills.apply.preview', { slug: 'secret-hygiene' })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+  });
+
+  it('re-reads the stamped store after the commit and warns when a concurrent rewrite dropped the stamp', async () => {
+    const { core, demo, caller } = await open(300);
+    const knowledge = demo.swarm('knowledge.jsonl');
+    const before = fs.readFileSync(knowledge, 'utf8');
+    const preview = await ok(core, caller, 'skills.apply.preview', { slug: 'secret-hygiene' });
+    const result = await ok(core, caller, 'skills.apply.commit', { token: preview.token, reason: 'ok', confirmation: {} });
+    expect(result.revertCheckAt).not.toBeNull();
+    // What a plugin rewrite from a read taken before the commit would put back.
+    fs.writeFileSync(knowledge, before);
+    let warnings: any[] = [];
+    for (let i = 0; i < 300 && warnings.length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      warnings = (await ok(core, caller, 'audit.list')).records.filter((r: any) => r.event === 'warning');
+    }
+    expect(warnings).toEqual([expect.objectContaining({ op: 'skills.apply.commit', outcome: 'warning', ids: expect.arrayContaining([ID.secretsRemediated, ID.skillFastTrack]) })]);
+    expect(warnings[0].message).toMatch(/lost the secret-hygiene stamp/);
   });
 });

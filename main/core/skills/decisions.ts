@@ -6,7 +6,7 @@ import type { SkillApplyPreview, SkillDecisionResult, SkillRejectPreview, SkillR
 import type { CallerContext } from '../commands/confirmation';
 import { CommitAbort, type HumanCommitInput, type HumanServices } from '../commands/runner';
 import { ABSENT, checkLiveBindings } from '../commands/tokens';
-import { backupName, writeBackup, writeResult, type WrittenBackup } from '../commands/write/backup';
+import { backupName, readJsonFile, writeBackup, writeResult, type WrittenBackup } from '../commands/write/backup';
 import { readStoreSnapshot, sha256Hex, type StoreSnapshot } from '../commands/write/store-snapshot';
 import { applyProposal, flipStatus, planApply, rejectDraft, retireSkill, type ApplyResult, type SkillStorePaths } from './apply';
 import { evaluate, loadEvalSet } from './eval';
@@ -129,6 +129,7 @@ const base = (op: string, slug: string, token12: string): Result => ({
   evaluation: null,
   verified: true,
   messages: [],
+  revertCheckAt: null,
 });
 
 function applyMessages(result: ApplyResult, projectDir: string): string[] {
@@ -167,8 +168,36 @@ export function commitApply(services: HumanServices, caller: CallerContext, stor
     await services.record(caller, { event: 'commit', op: SKILL_APPLY_OP, outcome: state === 'committed' ? (check.ok ? 'ok' : 'failed') : 'refused', token12, ids: payload.ids, reason: input.reason, backup: backup.name, ...(state === 'eval_failed' ? { binding: 'eval' } : {}), message: [result.refusal?.reason ?? result.stampNote, ...check.problems].filter(Boolean).join('; ') || undefined });
     const messages = applyMessages(result, stores.projectDir);
     messages.push(check.ok ? `Read back and verified; backup ${backup.name} holds every file as it was.` : `Verification found problems: ${check.problems.join('; ')}. Backup ${backup.name} holds every file as it was.`);
-    return { ...out, state, backup: backup.name, refusal: result.refusal, written: result.written, removed: result.removed, activated: result.activated, stamped: result.stamped, stampNote: result.stampNote, stores: result.stores.map((s) => ({ ...s, file: path.relative(stores.projectDir, s.file).split(path.sep).join('/') || s.file })), notFound: result.notFound, proposalKept: result.proposalKept, evaluation: result.evaluation, verified: check.ok, messages };
+    const stamped = result.stores.filter((s) => s.lines > 0);
+    const revertCheckAt = stamped.length ? scheduleStampCheck(services, caller, backup.dir, stamped, slug, token12) : null;
+    if (revertCheckAt) messages.push(`At ${revertCheckAt} the console re-reads the stamped stores: a concurrent plugin rewrite that drops the stamp shows as a warning in the audit log.`);
+    return { ...out, state, backup: backup.name, refusal: result.refusal, written: result.written, removed: result.removed, activated: result.activated, stamped: result.stamped, stampNote: result.stampNote, stores: result.stores.map((s) => ({ ...s, file: path.relative(stores.projectDir, s.file).split(path.sep).join('/') || s.file })), notFound: result.notFound, proposalKept: result.proposalKept, evaluation: result.evaluation, verified: check.ok, messages, revertCheckAt };
   });
+}
+
+/**
+ * Rule 5.6.8: the plugin rewrites knowledge stores from unlocked reads, so a rewrite that read
+ * the store before the commit can drop the stamp. A few seconds later the console re-reads the
+ * stamped stores and records a warning (audit log and the backup's result.json) if it is gone.
+ */
+function scheduleStampCheck(services: HumanServices, caller: CallerContext, backupDir: string, stamped: { file: string; stampedIds: string[] }[], slug: string, token12: string): string {
+  const timer = setTimeout(() => void checkStamps(services, caller, backupDir, stamped, slug, token12), services.revertCheckMs);
+  timer.unref();
+  return new Date(Date.now() + services.revertCheckMs).toISOString();
+}
+
+export async function checkStamps(services: HumanServices, caller: CallerContext, backupDir: string, stamped: { file: string; stampedIds: string[] }[], slug: string, token12: string): Promise<string[]> {
+  const lost: string[] = [];
+  for (const store of stamped) {
+    const snapshot = readStoreSnapshot(store.file);
+    for (const id of store.stampedIds) if (!(snapshot.byId.get(id) ?? []).some((line) => line.value?.generated_skill_slug === slug)) lost.push(id);
+  }
+  const result = readJsonFile<Record<string, unknown>>(path.join(backupDir, 'result.json')) ?? {};
+  writeResult(backupDir, { ...result, post_check: { at: new Date().toISOString(), unstamped_ids: lost } });
+  if (lost.length) {
+    await services.record(caller, { event: 'warning', op: SKILL_APPLY_OP, outcome: 'warning', token12, ids: lost, backup: path.basename(backupDir), message: `${lost.length} source ${lost.length === 1 ? 'entry has' : 'entries have'} lost the ${slug} stamp: a concurrent plugin rewrite reverted it. The skill stays active; apply again when the agents are idle to re-stamp.` });
+  }
+  return lost;
 }
 
 function rejectBindings(stores: SkillStorePaths, slug: string) {
