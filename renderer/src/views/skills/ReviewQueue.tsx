@@ -1,6 +1,8 @@
 import { createMemo, createSignal, For, onMount, Show, type JSX } from 'solid-js';
 import { QUEUE_KINDS, type QueueItem } from '../../../../shared/contract/skills';
+import { useApi } from '../../api/port';
 import { createQuery } from '../../api/query';
+import { onSkillStoresChange } from './store-refresh';
 import { DecisionPanel, type Decision } from './DecisionPanel';
 import { orderedQueue, queueKey } from './queue-state';
 
@@ -26,6 +28,7 @@ export function ReviewQueue(props: { kinds: string[]; onKinds: (kinds: string[])
   const [note, setNote] = createSignal<string | null>(null);
   const [deciding, setDeciding] = createSignal<{ item: QueueItem; decision: Decision } | null>(null);
   let list: HTMLDivElement | undefined;
+  onSkillStoresChange(useApi(), () => queue.refetch());
 
   const denials = createMemo((): QueueItem[] => {
     const threshold = rules.data()?.threshold ?? 3;

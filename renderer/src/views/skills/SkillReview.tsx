@@ -1,6 +1,5 @@
 import { For, Show, type JSX } from 'solid-js';
 import type { SkillDetail } from '../../../../shared/contract/skills';
-import { DecisionPanel, type Decision } from './DecisionPanel';
 import { EvalTable } from './EvalTable';
 import { Markdown } from './Markdown';
 
@@ -19,7 +18,7 @@ export type PaneId = (typeof PANES)[number]['id'];
 const num = (n: number | null, digits = 2) => (n === null ? '—' : n.toFixed(digits));
 
 /** The review pane of one draft or skill: its text, how it differs, what it rests on, how it scores, and the decisions. */
-export function SkillReview(props: { detail: SkillDetail; pane: PaneId; decide: Decision | null; onPane: (pane: PaneId) => void; onOpenEntry: (id: string, tier: string | null) => void; onDone: () => void }): JSX.Element {
+export function SkillReview(props: { detail: SkillDetail; pane: PaneId; onPane: (pane: PaneId) => void; onOpenEntry: (id: string, tier: string | null) => void }): JSX.Element {
   const d = () => props.detail;
   return (
     <article class="skill-review" data-testid="skill-review">
@@ -44,7 +43,6 @@ export function SkillReview(props: { detail: SkillDetail; pane: PaneId; decide: 
           <p class="banner warn">{d().item.problems.join('; ')}</p>
         </Show>
       </header>
-      <DecisionPanel item={d().item} start={props.decide} onDone={props.onDone} />
       <div class="tabs" role="tablist">
         <For each={PANES}>
           {(p) => (

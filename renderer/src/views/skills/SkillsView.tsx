@@ -1,9 +1,13 @@
 import { For, Show, type JSX } from 'solid-js';
 import './skills.css';
 import type { QueueItem } from '../../../../shared/contract/skills';
+import { useApi } from '../../api/port';
 import { createQuery } from '../../api/query';
+import { onSkillStoresChange } from './store-refresh';
 import { useRouter } from '../../state/router-context';
+import type { SkillItem } from '../../../../shared/contract/skills';
 import { CuratorPanel } from './CuratorPanel';
+import { DecisionPanel } from './DecisionPanel';
 import { CandidatesPanel, ImproverPanel } from './ImproverPanel';
 import { Loaded } from './Loaded';
 import { parseKinds } from './queue-state';
@@ -34,10 +38,21 @@ export function SkillsView(): JSX.Element {
   const detail = createQuery('skills.detail', () => (tab() === 'skills' && params().slug ? { slug: params().slug as string, kind: at() } : false));
   const curator = createQuery('curator.overview', () => (tab() === 'curator' ? {} : false));
   const openEntry = (id: string, tier: string | null) => router.go('knowledge', { open: id, ...(tier ? { openTier: tier } : {}) });
+  // The selected item's kind from the list (drafts offer apply/reject, active skills retire).
+  const kindOf = (key: string): SkillItem['kind'] => {
+    const [where, ...rest] = key.split(':');
+    const slug = rest.join(':');
+    const found = overview.data()?.skills.find((s) => s.slug === slug && (where === 'proposal') === (s.kind === 'draft' || s.kind === 'motif'));
+    return found?.kind ?? (where === 'proposal' ? 'draft' : 'retired');
+  };
   const refresh = () => {
     overview.refetch();
     detail.refetch();
   };
+  onSkillStoresChange(useApi(), () => {
+    refresh();
+    curator.refetch();
+  });
   const openQueueItem = (item: QueueItem) => {
     if (item.open.view === 'skills' && item.open.slug) router.setParams({ tab: 'skills', slug: item.open.slug, at: 'proposal', pane: null });
     else if (item.open.view === 'live') router.go('live');
@@ -72,14 +87,20 @@ export function SkillsView(): JSX.Element {
             )}
           </Loaded>
           <Show when={params().slug} fallback={<p class="muted">Select a draft or a skill to review it.</p>}>
-            <Loaded query={detail}>
-              {(value) => (
-                // A refetch keeps the previous skill until the new one arrives: never show one slug's decisions under another's selection.
-                <Show when={value.item.slug === params().slug} fallback={<p class="muted">Loading…</p>}>
-                  <SkillReview detail={value} pane={pane()} decide={null} onPane={(p) => router.setParams({ pane: p })} onOpenEntry={openEntry} onDone={refresh} />
-                </Show>
-              )}
-            </Loaded>
+            <div class="skill-right">
+              {/* Keyed on the selection, not on the data: a refetch after a decision keeps its confirmation and result on screen. */}
+              <Show when={`${at()}:${params().slug}`} keyed>
+                {(key) => <DecisionPanel item={{ slug: key.slice(key.indexOf(':') + 1), get kind() { return kindOf(key); } }} onDone={refresh} />}
+              </Show>
+              <Loaded query={detail}>
+                {(value) => (
+                  // A refetch keeps the previous skill until the new one arrives: never show one slug's text under another's selection.
+                  <Show when={value.item.slug === params().slug} fallback={<p class="muted">Loading…</p>}>
+                    <SkillReview detail={value} pane={pane()} onPane={(p) => router.setParams({ pane: p })} onOpenEntry={openEntry} />
+                  </Show>
+                )}
+              </Loaded>
+            </div>
           </Show>
         </div>
       </Show>
