@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
+import { DEMO_IDS } from '../main/core/demo/ids';
 import { expect, test } from './fixtures';
 import { startConsoleInTerminal, type TerminalConsole } from './pty-console';
 
@@ -126,6 +127,41 @@ test.describe('hive quarantine at a console started without a terminal', () => {
       ['human.beginConfirmation', { token: 'skc1.a.b' }],
     ] as const) {
       expect(await scriptCall(page, name, input)).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    }
+  });
+});
+
+test.describe("a project's own knowledge at a console started from a terminal", () => {
+  test('the operator quarantines a swarm entry from its detail pane and restores it to its prior status', async ({ page }) => {
+    test.setTimeout(240_000);
+    const terminal = await startConsoleInTerminal();
+    try {
+      await page.goto(terminal.launchUrl);
+      await expect(page.getByTestId('status-project')).toBeVisible({ timeout: 60_000 });
+      await page.evaluate((id) => (location.hash = `#/knowledge?open=${id}`), DEMO_IDS.scopeEscalated);
+      const detail = page.getByRole('complementary', { name: 'Entry detail' });
+      await detail.getByTestId('entry-quarantine').click();
+      await expect(detail.getByTestId('swarm-preview')).toContainText('knowledge-quarantined.jsonl: append 1 record');
+      await detail.getByTestId('confirm-reason').fill('superseded directive');
+      await detail.getByTestId('request-code').click();
+      await detail.getByTestId('confirm-code').fill(await terminal.nextMatch(CODE_LINE, 0));
+      await detail.getByTestId('confirm-commit').click();
+      await expect(detail.getByTestId('write-result')).toContainText('Quarantined 1 entry of the project');
+      expect(terminal.terminal()).toMatch(/Confirm quarantine of 1 entry of the project's knowledge \(token [0-9a-f]{4}…\): \d{6}/);
+
+      // Once re-indexed, the entry shows up from the quarantine file, with Restore… offered.
+      await page.evaluate(() => (location.hash = '#/knowledge'));
+      await page.evaluate((id) => (location.hash = `#/knowledge?open=${id}`), DEMO_IDS.scopeEscalated);
+      await expect(detail.getByTestId('entry-restore')).toBeVisible({ timeout: 60_000 });
+      await detail.getByTestId('entry-restore').click();
+      await expect(detail.getByTestId('swarm-preview')).toContainText('quarantined');
+      await detail.getByTestId('confirm-reason').fill('back in force');
+      await detail.getByTestId('request-code').click();
+      await detail.getByTestId('confirm-code').fill(await terminal.nextMatch(CODE_LINE, 1));
+      await detail.getByTestId('confirm-commit').click();
+      await expect(detail.getByTestId('write-result')).toContainText('Restored 1 entry to their prior status');
+    } finally {
+      await terminal.stop();
     }
   });
 });

@@ -152,3 +152,37 @@ export const commandOps = {
   'hive.rollback.preview': humanPreview('What rolling back a hive quarantine would restore, with a confirmation token.', RollbackPreviewInput, RollbackPreview),
   'hive.rollback.commit': humanCommit('Restores the exact original lines of a hive quarantine.', HiveQuarantineCommitInput, WriteResult),
 } as const;
+
+/** Swarm and link tier (issue 11, section 5): quarantine, restore and promote-to-hive of a project's entries. */
+export const SwarmPreview = HumanPreviewBase.extend({
+  action: z.enum(['quarantine', 'restore', 'promote']),
+  /** swarm: `<project>/.swarm` under `.swarm.lock`; link: `<dataDir>/links/<id>` under `links/<id>.lock`. */
+  tier: z.enum(['swarm', 'link', 'hive']),
+  linkId: z.string().nullable(),
+  storeDir: z.string(),
+  entries: z.array(
+    z.object({
+      id: z.string(),
+      /** Where the entry is now: active in knowledge.jsonl, in the quarantine file, or archived in place. */
+      from: z.enum(['active', 'quarantined', 'archived']),
+      status: z.string().nullable(),
+      /** The status a restore gives it back (original_status, the archive tombstone's previous_status, or candidate). */
+      restoreTo: z.string().nullable(),
+      lineSha256: z.string(),
+      lesson: z.string(),
+    }),
+  ),
+  /** Each file the commit would change, and how. */
+  effects: z.array(z.string()),
+});
+
+const SwarmIds = z.object({ ids: z.array(EntryId).min(1).max(100) }).strict();
+
+export const swarmCommandOps = {
+  'swarm.quarantine.preview': humanPreview("What quarantining these exact ids of the project's knowledge would do.", SwarmIds, SwarmPreview),
+  'swarm.quarantine.commit': humanCommit('Moves the previewed entries to knowledge-quarantined.jsonl, as /swarm knowledge quarantine does.', HiveQuarantineCommitInput, WriteResult),
+  'swarm.restore.preview': humanPreview('What restoring these quarantined or archived entries would do.', SwarmIds, SwarmPreview),
+  'swarm.restore.commit': humanCommit('Restores the previewed entries to their prior status.', HiveQuarantineCommitInput, WriteResult),
+  'swarm.promote.preview': humanPreview('What promoting this swarm entry to the hive would write.', z.object({ id: EntryId }).strict(), SwarmPreview),
+  'swarm.promote.commit': humanCommit('Appends the previewed hive entry, as /swarm promote --from-swarm does.', HiveQuarantineCommitInput, WriteResult),
+} as const;

@@ -6,7 +6,7 @@ import { knowledgeOps } from './knowledge';
 import { receiptOps } from './receipts';
 import { liveOps } from './live';
 import { skillDecisionOps, skillOps } from './skills';
-import { commandOps } from './commands';
+import { commandOps, swarmCommandOps } from './commands';
 
 export * from './define';
 
@@ -23,6 +23,7 @@ export const contract = {
   ...skillOps,
   ...skillDecisionOps,
   ...commandOps,
+  ...swarmCommandOps,
 } as const satisfies Record<string, OpSpec>;
 
 export type Contract = typeof contract;

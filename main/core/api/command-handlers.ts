@@ -5,6 +5,9 @@ import { HIVE_QUARANTINE_OP, HIVE_ROLLBACK_OP, hivePaths } from '../commands/hiv
 import { commitHiveQuarantine, previewHiveQuarantine } from '../commands/hive/quarantine';
 import { commitHiveRollback, previewHiveRollback } from '../commands/hive/rollback';
 import { hiveQuarantineStatus } from '../commands/hive/backups';
+import { commitSwarmQuarantine, commitSwarmRestore, previewSwarmQuarantine, previewSwarmRestore } from '../commands/swarm/quarantine-restore';
+import { commitSwarmPromote, previewSwarmPromote } from '../commands/swarm/promote';
+import { SWARM_PROMOTE_OP, SWARM_QUARANTINE_OP, SWARM_RESTORE_OP } from '../commands/swarm/swarm-store';
 
 type CommandHandlers = Pick<
   CallHandlers,
@@ -16,6 +19,12 @@ type CommandHandlers = Pick<
   | 'hive.quarantine.status'
   | 'hive.rollback.preview'
   | 'hive.rollback.commit'
+  | 'swarm.quarantine.preview'
+  | 'swarm.quarantine.commit'
+  | 'swarm.restore.preview'
+  | 'swarm.restore.commit'
+  | 'swarm.promote.preview'
+  | 'swarm.promote.commit'
 >;
 
 /** Human-only commands (hive quarantine and its rollback) and the console's audit log. */
@@ -23,6 +32,9 @@ export function createCommandHandlers(ctx: CoreContext, human: HumanServices): C
   const plural = (n: number) => `${n} ${n === 1 ? 'entry' : 'entries'}`;
   human.describe(HIVE_QUARANTINE_OP, (p) => `hive quarantine of ${plural(p.ids.length)}`);
   human.describe(HIVE_ROLLBACK_OP, (p) => `rollback of hive quarantine ${p.bind.backup ?? ''} (${plural(p.ids.length)})`);
+  human.describe(SWARM_QUARANTINE_OP, (p) => `quarantine of ${plural(p.ids.length)} of the project's knowledge`);
+  human.describe(SWARM_RESTORE_OP, (p) => `restore of ${plural(p.ids.length)} of the project's knowledge`);
+  human.describe(SWARM_PROMOTE_OP, (p) => `promotion of ${p.ids[0] ?? ''} to the hive as ${p.bind.new_id ?? ''}`);
   const workspace = () => ctx.workspaces.current.paths;
 
   return {
@@ -64,5 +76,11 @@ export function createCommandHandlers(ctx: CoreContext, human: HumanServices): C
     'hive.quarantine.status': () => hiveQuarantineStatus(hivePaths(workspace().hiveDir)),
     'hive.rollback.preview': ({ token }, caller) => previewHiveRollback(human, caller, workspace(), token),
     'hive.rollback.commit': (input, caller) => commitHiveRollback(human, caller, workspace(), input),
+    'swarm.quarantine.preview': ({ ids }, caller) => previewSwarmQuarantine(human, caller, workspace(), ids),
+    'swarm.quarantine.commit': (input, caller) => commitSwarmQuarantine(human, caller, workspace(), input),
+    'swarm.restore.preview': ({ ids }, caller) => previewSwarmRestore(human, caller, workspace(), ids),
+    'swarm.restore.commit': (input, caller) => commitSwarmRestore(human, caller, workspace(), input),
+    'swarm.promote.preview': ({ id }, caller) => previewSwarmPromote(human, caller, workspace(), id),
+    'swarm.promote.commit': (input, caller) => commitSwarmPromote(human, caller, workspace(), input),
   };
 }

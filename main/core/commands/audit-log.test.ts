@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -39,4 +40,21 @@ describe('the console audit log', () => {
     expect(chain).toMatchObject({ ok: false, brokenAt });
     expect(chain.problem).toMatch(problem);
   });
+
+  it('keeps one chain when two processes append at the same time', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'audit-procs-'));
+    dirs.push(dir);
+    const file = path.join(dir, 'human-only', 'audit.jsonl');
+    const repo = path.resolve(__dirname, '../../..');
+    // Both children wait for the same moment, however long each took to start.
+    const startAt = String(Date.now() + 8_000);
+    const child = (tag: string) =>
+      new Promise<number | null>((resolve) =>
+        spawn(process.execPath, [path.join(repo, 'bin', 'run-ts.mjs'), path.join(__dirname, 'testing', 'audit-child.ts'), file, '60', tag, startAt], { cwd: repo, stdio: 'inherit' }).on('exit', resolve),
+      );
+    expect(await Promise.all([child('one'), child('two')])).toEqual([0, 0]);
+    const { records, chain } = new AuditLog(file).read();
+    expect(chain).toMatchObject({ ok: true, records: 120 });
+    expect(records.filter((r) => r?.host === 'one')).toHaveLength(60);
+  }, 120_000);
 });

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { withStoreLock } from './write/store-lock';
 
 /**
  * The console's own audit log: one JSON line per human-only attempt (preview, confirmation,
@@ -91,14 +92,17 @@ export class AuditLog {
 
   constructor(readonly file: string) {}
 
+  /** Appends within this process are queued; across processes (the app and a `serve` sharing user-data) a lock on the folder orders them. */
   append(fields: AuditFields): Promise<AuditRecord> {
-    const next = this.queue.then(() => this.appendNow(fields));
+    const next = this.queue.then(() => {
+      fs.mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
+      return withStoreLock(path.dirname(this.file), async () => this.appendNow(fields), { waitMs: 10_000 });
+    });
     this.queue = next.catch(() => undefined);
     return next;
   }
 
   private appendNow(fields: AuditFields): AuditRecord {
-    fs.mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
     const lines = readAuditLines(this.file);
     const last = lines.at(-1);
     const record: AuditRecord = { v: 1, seq: lines.length + 1, at: new Date().toISOString(), prev: last === undefined ? AUDIT_GENESIS : sha256(last), ...fields };

@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { withStoreLock } from './write/store-lock';
 
 /**
  * Nonces of tokens that were used (or burnt by wrong confirmation codes). Persisted as JSONL in
- * user-data so a token stays spent across restarts; the file is re-read before each decision so
- * two console processes sharing a user-data folder cannot both spend one token.
+ * user-data so a token stays spent across restarts. Spending re-reads the file under a lock on its
+ * folder, so two console processes sharing a user-data folder cannot both spend one token.
  */
 export class UsedNonces {
   constructor(private readonly file: string) {}
@@ -34,10 +35,12 @@ export class UsedNonces {
   }
 
   /** Records the nonce as spent; false when it already was (the caller lost a race). */
-  spend(nonce: string, exp: number, why: string): boolean {
-    if (this.spent(nonce) !== null) return false;
+  async spend(nonce: string, exp: number, why: string): Promise<boolean> {
     fs.mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
-    fs.appendFileSync(this.file, `${JSON.stringify({ nonce, exp, why, at: new Date().toISOString() })}\n`, { mode: 0o600 });
-    return true;
+    return withStoreLock(path.dirname(this.file), async () => {
+      if (this.spent(nonce) !== null) return false;
+      fs.appendFileSync(this.file, `${JSON.stringify({ nonce, exp, why, at: new Date().toISOString() })}\n`, { mode: 0o600 });
+      return true;
+    });
   }
 }

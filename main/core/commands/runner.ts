@@ -19,6 +19,11 @@
  *    append the store's own audit lines; after the lock, verify and restore from the backup on
  *    failure. Throw `TokenRefusal` (a binding differs) or `CommitAbort` (lock timeout, backup) to
  *    refuse: the runner turns them into `forbidden`/`failed` with the message and audits them.
+ *    For files that share one plugin lock, `runTransaction` (write/transaction.ts) does all of this
+ *    given a `check` and a `plan`; the swarm commands in ./swarm/ use it. Audit the success with
+ *    `services.record(caller, { event: 'commit', … })`.
+ * 5. Tests: a FakeConfirmation (testing/) stands in for the person; `stepObservers` and
+ *    `SWARM_CONSOLE_PAUSE_AT` (write/pause-points.ts) stop a commit at a step.
  */
 import os from 'node:os';
 import { ConsoleError } from '../../../shared/contract';
@@ -49,6 +54,8 @@ export interface HumanServicesOptions {
   lockWaitMs?: number;
   /** When to re-read a written store for a concurrent revert (rule 5.6.8: 2-5 s). */
   revertCheckMs?: number;
+  /** Told how long each write held a plugin lock (for the benchmark). */
+  onLockHeld?: (heldMs: number, lockDir: string) => void;
 }
 
 export interface HumanCommitInput {
@@ -67,6 +74,7 @@ export class HumanServices {
   readonly lockWaitMs: number;
   readonly revertCheckMs: number;
   readonly hostUser: string;
+  readonly onLockHeld: ((heldMs: number, lockDir: string) => void) | undefined;
   private secretBytes: Buffer | null = null;
   private readonly titles = new Map<string, Describe>();
 
@@ -78,6 +86,12 @@ export class HumanServices {
     this.lockWaitMs = options.lockWaitMs ?? 5_000;
     this.revertCheckMs = options.revertCheckMs ?? 3_000;
     this.hostUser = safeUserName();
+    this.onLockHeld = options.onLockHeld;
+  }
+
+  /** Options for every `withStoreLock` a command takes. */
+  lockOptions(): { waitMs: number; onHeld?: (heldMs: number, lockDir: string) => void } {
+    return this.onLockHeld ? { waitMs: this.lockWaitMs, onHeld: this.onLockHeld } : { waitMs: this.lockWaitMs };
   }
 
   private secret(): Buffer {
@@ -160,11 +174,11 @@ export class HumanServices {
     const { payload, token12 } = checked;
     const verdict = await caller.confirmation.confirm(this.prompt(payload, token12, input.reason), input.confirmation);
     if (!verdict.confirmed) {
-      if (verdict.burnToken) this.nonces.spend(payload.nonce, payload.exp, `burnt after ${WRONG_CODE_LIMIT} wrong confirmation codes`);
+      if (verdict.burnToken) await this.nonces.spend(payload.nonce, payload.exp, `burnt after ${WRONG_CODE_LIMIT} wrong confirmation codes`);
       await this.record(caller, { event: 'refusal', op, outcome: 'refused', token12, ids: payload.ids, reason: input.reason, binding: 'confirmation', message: verdict.reason });
       throw new ConsoleError('forbidden', `Not confirmed: ${verdict.reason}`);
     }
-    if (!this.nonces.spend(payload.nonce, payload.exp, 'used')) {
+    if (!(await this.nonces.spend(payload.nonce, payload.exp, 'used'))) {
       return this.refuse(caller, op, input.token, new TokenRefusal('single use', 'This token was used by another commit a moment ago.', token12), payload.ids, input.reason);
     }
     try {

@@ -140,7 +140,9 @@ export interface LiveBindings {
 export function checkLiveBindings(payload: TokenPayload, live: LiveBindings, token12: string | null = null): void {
   if (payload.target !== live.target) throw new TokenRefusal('store path', `The token is for ${payload.target}, not ${live.target}.`, token12);
   for (const [key, value] of Object.entries(payload.bind)) {
-    if (live.bind?.[key] !== value) throw new TokenRefusal('binding', `The token is bound to ${key} ${value}, not ${live.bind?.[key] ?? '(none)'}.`, token12);
+    if (live.bind?.[key] === value) continue;
+    if (key.startsWith('file:')) throw new TokenRefusal('binding', `${key.slice(5)} changed after the preview. Nothing was changed.`, token12);
+    throw new TokenRefusal('binding', `The token is bound to ${key} ${value}, not ${live.bind?.[key] ?? '(none)'}.`, token12);
   }
   for (const id of payload.ids) {
     const shas = live.lineShasOf(id);

@@ -82,7 +82,7 @@ export function hiveQuarantineStatus(hive: HivePaths): z.infer<typeof HiveQuaran
         state: b.result?.state ?? 'interrupted',
         verified: problems.length === 0,
         problems,
-        warnings: reverted.length ? [`${reverted.length} entries were back in the hive at ${b.result?.post_check?.at}: a concurrent plugin rewrite reverted the quarantine.`] : [],
+        warnings: reverted.length ? [`${reverted.length} ${reverted.length === 1 ? 'entry was' : 'entries were'} back in the hive at ${b.result?.post_check?.at}: a concurrent plugin rewrite reverted the quarantine.`] : [],
       };
     }),
   };

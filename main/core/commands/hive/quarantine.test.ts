@@ -164,4 +164,19 @@ describe('hive quarantine, end to end through the dispatcher', () => {
     expect(refused).toMatchObject({ ok: false, error: { code: 'failed', message: expect.stringMatching(/rollback_collision.*hive-0004 is in the hive with different content/) } });
     expect(fileSha(fixture.store)).toBe(sha);
   });
+
+  it('a rollback after the hive changed re-adds the exact lines at its end and keeps the newer entry', async () => {
+    const { fixture, caller } = setup();
+    const core = await open(fixture);
+    const preview = await ok(core, caller, 'hive.quarantine.preview', { ids: ['hive-0001', 'hive-0006'] });
+    await ok(core, caller, 'hive.quarantine.commit', { token: preview.token, reason: 'x', confirmation: {} });
+    const newer = JSON.stringify({ id: 'promoted-later', tier: 'hive', lesson: 'promoted after the quarantine' });
+    fs.appendFileSync(fixture.store, `${newer}\n`);
+    const afterAppend = fs.readFileSync(fixture.store, 'utf8');
+    const rollback = await ok(core, caller, 'hive.rollback.preview', { token: null });
+    expect(rollback).toMatchObject({ method: 'reinsert', restore: [{ id: 'hive-0001' }, { id: 'hive-0006' }] });
+    expect(await ok(core, caller, 'hive.rollback.commit', { token: rollback.token, reason: 'undo', confirmation: {} })).toMatchObject({ state: 'rolled_back' });
+    const backupSelected = fs.readFileSync(path.join(fixture.hive, 'quarantine-backups', rollback.backup, 'selected.jsonl'), 'utf8');
+    expect(fs.readFileSync(fixture.store, 'utf8')).toBe(afterAppend + backupSelected);
+  });
 });

@@ -11,7 +11,7 @@ import { appendLines, replaceFile } from '../write/atomic-write';
 import { backupName, writeBackup, writeResult, type WrittenBackup } from '../write/backup';
 import { pausePoint } from '../write/pause-points';
 import { LockLostError, LockTimeoutError, withStoreLock } from '../write/store-lock';
-import { readStoreSnapshot, sha256Hex, withoutLines, type StoreLine, type StoreSnapshot } from '../write/store-snapshot';
+import { readStoreSnapshot, sha256Hex, snapshotBytes, withoutLines, type StoreLine, type StoreSnapshot } from '../write/store-snapshot';
 import { blastRadius } from './blast-radius';
 import { cleanReason, HIVE_QUARANTINE_OP, hivePaths, type HivePaths } from './hive-paths';
 import { scheduleRevertCheck } from './revert-check';
@@ -28,7 +28,7 @@ export const liveBindings = (snapshot: StoreSnapshot, bind: Record<string, strin
 
 const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
-function lineageActor(value: Record<string, unknown> | null): string | null {
+export function lineageActor(value: Record<string, unknown> | null): string | null {
   const lineage = value?.lineage;
   if (lineage && typeof lineage === 'object' && typeof (lineage as { actor?: unknown }).actor === 'string') return (lineage as { actor: string }).actor;
   return str(value?.lineage_actor);
@@ -43,7 +43,7 @@ export const fingerprintShape = (snapshot: StoreSnapshot) => ({
 });
 
 /** The selected lines, exactly one per id, in store order; any missing or doubled id refuses. */
-function selectExact(snapshot: StoreSnapshot, ids: readonly string[]): StoreLine[] {
+export function selectExact(snapshot: StoreSnapshot, ids: readonly string[]): StoreLine[] {
   const unique = new Set(ids);
   if (unique.size !== ids.length) throw new ConsoleError('invalid_input', 'Each id may be selected once.');
   return ids
@@ -115,6 +115,18 @@ function manifestFor(services: HumanServices, hive: HivePaths, snapshot: StoreSn
   };
 }
 
+/** The store as written, without parsing it again: its bytes were just verified to be exactly `expected`. */
+function expectedSnapshot(before: StoreSnapshot, removed: number, bytes: Buffer): StoreSnapshot {
+  return {
+    path: before.path,
+    exists: true,
+    bytes,
+    lines: [],
+    byId: new Map(),
+    fingerprint: { entry_count: before.fingerprint.entry_count - removed, line_count: before.fingerprint.line_count - removed, byte_length: bytes.length, file_sha256: sha256Hex(bytes) },
+  };
+}
+
 const linesToBytes = (lines: readonly StoreLine[]) => Buffer.concat(lines.flatMap((l) => [l.raw, Buffer.from('\n')]));
 
 /** The commit: token and confirmation are checked by the runner; this is `execute`. */
@@ -175,9 +187,13 @@ export function commitHiveQuarantine(services: HumanServices, caller: CallerCont
         hive.dataDir,
         async (lock) => {
           await pausePoint('holding-lock');
-          const live = readStoreSnapshot(hive.store);
-          // Anything appended, edited or duplicated since the backup: abort with no change.
-          checkLiveBindings(payload, liveBindings(live), token12);
+          // Anything appended, edited or reordered since the backup: abort with no change. Identical
+          // bytes prove every binding at once; only a difference needs the slow per-line reasons.
+          const liveBytes = fs.readFileSync(hive.store);
+          if (sha256Hex(liveBytes) !== snapshot.fingerprint.file_sha256) {
+            checkLiveBindings(payload, liveBindings(snapshotBytes(hive.store, liveBytes)), token12);
+            throw new CommitAbort('store_changed', 'The hive changed while the console waited for its lock; nothing was changed.');
+          }
           await replaceFile(hive.store, expected, lock);
           renamed = true;
           await pausePoint('after-rename');
@@ -187,7 +203,7 @@ export function commitHiveQuarantine(services: HumanServices, caller: CallerCont
           appendLines(hive.events, eventLines);
           eventsAppended = true;
         },
-        { waitMs: services.lockWaitMs },
+        services.lockOptions(),
       );
     } catch (error) {
       if (!renamed) {
@@ -199,8 +215,10 @@ export function commitHiveQuarantine(services: HumanServices, caller: CallerCont
       messages.push(`The store was changed, but writing the quarantine records failed: ${(error as Error).message}.`);
     }
 
-    const after = readStoreSnapshot(hive.store);
-    const verified = after.fingerprint.file_sha256 === sha256Hex(expected) || (payload.ids.every((id) => !after.byId.has(id)) && after.bytes.subarray(0, expected.length).equals(expected));
+    const afterBytes = fs.readFileSync(hive.store);
+    const exact = sha256Hex(afterBytes) === sha256Hex(expected);
+    const after = exact ? expectedSnapshot(snapshot, selected.length, afterBytes) : snapshotBytes(hive.store, afterBytes);
+    const verified = exact || (payload.ids.every((id) => !after.byId.has(id)) && after.bytes.subarray(0, expected.length).equals(expected));
     const before = { entryCount: snapshot.fingerprint.entry_count, fileSha256: snapshot.fingerprint.file_sha256 };
     if (!verified) {
       const restored = await restoreFromBackup(hive, snapshot.bytes, expected, services.lockWaitMs);
@@ -209,7 +227,7 @@ export function commitHiveQuarantine(services: HumanServices, caller: CallerCont
       await services.record(caller, { event: 'commit', op: HIVE_QUARANTINE_OP, outcome: restored.ok ? 'restored' : 'restore_failed', token12, ids: payload.ids, reason, backup: name, message: restored.message });
       throw new CommitAbort(state, `The store did not read back as written. ${restored.message}`);
     }
-    if (after.fingerprint.file_sha256 !== sha256Hex(expected)) messages.push('Another writer appended to the hive right after the commit; the quarantined entries stay out.');
+    if (!exact) messages.push('Another writer appended to the hive right after the commit; the quarantined entries stay out.');
     writeResult(backup.dir, { state: 'committed', at: new Date().toISOString(), post: after.fingerprint, sidecar_appended: sidecarAppended, events_appended: eventsAppended });
     await services.record(caller, { event: 'commit', op: HIVE_QUARANTINE_OP, outcome: 'ok', token12, ids: payload.ids, reason, backup: name, detail: { before: snapshot.fingerprint, after: after.fingerprint } });
     const revertCheckAt = scheduleRevertCheck(services, caller, hive, backup.dir, payload.ids, token12);

@@ -132,7 +132,7 @@ export function commitHiveRollback(services: HumanServices, caller: CallerContex
             ),
           );
         },
-        { waitMs: services.lockWaitMs },
+        services.lockOptions(),
       );
     } catch (error) {
       if (error instanceof LockTimeoutError || error instanceof LockLostError) throw new CommitAbort(error.code, error.message);

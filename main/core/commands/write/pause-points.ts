@@ -5,7 +5,11 @@
  */
 export type WriteStep = 'after-backup' | 'holding-lock' | 'after-temp-write' | 'after-rename' | 'before-audit';
 
+/** In-process observers for tests that act at a step (e.g. a writer that ignores the lock); empty in the app. */
+export const stepObservers = new Set<(step: WriteStep) => void>();
+
 export async function pausePoint(step: WriteStep): Promise<void> {
+  for (const observe of stepObservers) observe(step);
   if (process.env.SWARM_CONSOLE_PAUSE_AT !== step) return;
   process.stderr.write(`PAUSED ${step}\n`);
   await new Promise<never>(() => {

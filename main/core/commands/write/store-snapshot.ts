@@ -111,3 +111,17 @@ export function withoutLines(bytes: Buffer, remove: readonly StoreLine[]): Buffe
 }
 
 export const describeFingerprint = (f: StoreFingerprint): string => `${f.entry_count} entries, ${f.byte_length} bytes, sha256 ${f.file_sha256.slice(0, 12)}…`;
+
+/** The store's bytes with some lines replaced by new text; every other byte stays where it was. */
+export function withReplacedLines(bytes: Buffer, replacements: ReadonlyMap<StoreLine, string>): Buffer {
+  const sorted = [...replacements].sort(([a], [b]) => a.index - b.index);
+  const parts: Buffer[] = [];
+  let cursor = 0;
+  for (const [line, text] of sorted) {
+    const start = line.raw.byteOffset - bytes.byteOffset;
+    parts.push(bytes.subarray(cursor, start), Buffer.from(text));
+    cursor = start + line.raw.length;
+  }
+  parts.push(bytes.subarray(cursor));
+  return Buffer.concat(parts);
+}

@@ -1,6 +1,7 @@
 import { createSignal, For, Match, Show, Switch, type JSX } from 'solid-js';
 import { createQuery } from '../../api/query';
 import { useRouter } from '../../state/router-context';
+import { EntryActions } from '../hive/EntryActions';
 import { Badge, PriorityBadge, StatusBadge } from './Badge';
 import { CountersTable, FieldList, MaturityPanel, Receipts, Timeline } from './detail-sections';
 import { expiryText, fixed, signed, when } from './format';
@@ -54,6 +55,7 @@ export function DetailPane(props: { target: DetailTarget; version: () => number;
                 <p class="mono small">
                   {d().id} · {d().file}:{d().line}
                 </p>
+                <EntryActions id={d().id} tier={d().tier} collection={d().collection} status={String(d().value.status ?? '')} />
                 <Show when={d().tier === 'hive' && d().collection === 'active'}>
                   <button type="button" data-testid="detail-quarantine" onClick={() => router.go('hive', { select: d().id })}>
                     Quarantine…
