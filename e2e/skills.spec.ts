@@ -189,4 +189,30 @@ test.describe('skills at a console started from a terminal (demo workspace)', ()
     await expect(items).toHaveCount(5);
     await expect(page.getByTestId('queue-kind-skill_draft')).toContainText('5');
   });
+  test('from the review queue a curator recommendation opens the human-only command that carries it out', async ({ page }) => {
+    test.setTimeout(180_000);
+    await page.goto(console_.launchUrl);
+    await openSkills(page, '?tab=queue&kinds=curator_recommendation,hive_contradiction');
+    const items = page.getByTestId('queue-item');
+    await expect(items.first()).toBeVisible({ timeout: 60_000 });
+    const commands = await items.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-command')));
+    const target = commands.findIndex((c) => c);
+    expect(target).toBeGreaterThanOrEqual(0);
+    await page.getByTestId('queue-list').focus();
+    for (let i = 0; i < target; i++) await page.keyboard.press('j');
+    await page.keyboard.press('a');
+    const panel = page.getByTestId('command-panel');
+    await expect(panel.getByTestId('confirm-box')).toBeVisible();
+    await expect(page.getByTestId('confirm-reason')).toBeFocused();
+    // Items without a command say so instead of acting.
+    const plain = commands.findIndex((c) => !c);
+    if (plain >= 0) {
+      await page.getByRole('button', { name: 'Back to the queue' }).click();
+      await page.getByTestId('queue-list').focus();
+      for (let i = 0; i < 10; i++) await page.keyboard.press('k');
+      for (let i = 0; i < plain; i++) await page.keyboard.press('j');
+      await page.keyboard.press('a');
+      await expect(page.getByTestId('queue-note')).toContainText('open it (Enter) to act');
+    }
+  });
 });

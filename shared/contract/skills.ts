@@ -216,6 +216,8 @@ export const QueueItem = z.object({
   open: z.object({ view: z.enum(['skills', 'knowledge', 'live']), slug: nullableString, entryId: nullableString, tier: nullableString }),
   /** Which decisions exist for it today (the rest are shown, not offered). */
   actions: z.array(z.enum(['approve', 'reject'])),
+  /** For a knowledge item, the human-only command `a` opens (issue 11's quarantine / promote), or null. */
+  command: z.object({ preview: z.enum(['swarm.promote.preview', 'swarm.quarantine.preview', 'hive.quarantine.preview']), label: z.string(), id: z.string() }).nullable(),
 });
 export type QueueItem = z.infer<typeof QueueItem>;
 export const ReviewQueue = z.object({ items: z.array(QueueItem), counts: z.record(z.string(), z.number().int()) });

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createConsoleCore, type ConsoleCore } from '../console-core';
+import { commandFor } from '../curator/review-queue';
 import { DEMO_IDS as ID } from '../demo/ids';
 import { makeDemo, treeHash, type DemoFixture } from '../demo/demo.testkit';
 
@@ -99,7 +100,17 @@ describe('skills.* and curator.* on the demo workspace', () => {
     expect(queue.counts.curator_recommendation).toBeGreaterThanOrEqual(0);
     expect(Object.keys(queue.counts).sort()).toEqual(['curator_recommendation', 'hive_contradiction', 'rejected_lesson', 'repeated_denial', 'skill_draft', 'unactionable_lesson']);
     expect(queue.items.filter((i: any) => i.kind === 'skill_draft').every((i: any) => i.actions.join() === 'approve,reject')).toBe(true);
-    expect(queue.items.filter((i: any) => i.kind !== 'skill_draft').every((i: any) => i.actions.length === 0)).toBe(true);
+    for (const i of queue.items.filter((x: any) => x.kind !== 'skill_draft')) {
+      expect(i.actions).toEqual(i.command ? ['approve'] : []);
+      if (i.command) expect(i.command.id).toBe(i.open.entryId);
+    }
+    // Recommendations map onto the human-only commands that exist; rewrite has none.
+    expect(commandFor('promote', 'k', 'swarm', 'active')).toMatchObject({ preview: 'swarm.promote.preview' });
+    expect(commandFor('promote', 'k', 'hive', 'active')).toBeNull();
+    expect(commandFor('archive', 'k', 'link', 'active')).toMatchObject({ preview: 'swarm.quarantine.preview' });
+    expect(commandFor('flag_contradiction', 'k', 'hive', 'active')).toMatchObject({ preview: 'hive.quarantine.preview' });
+    expect(commandFor('rewrite', 'k', 'swarm', 'active')).toBeNull();
+    expect(commandFor('archive', 'k', 'swarm', 'quarantined')).toBeNull();
     expect(queue.counts.rejected_lesson + queue.counts.unactionable_lesson).toBeGreaterThan(0);
   });
 });

@@ -8,6 +8,19 @@ export interface QueueEntry {
   value: Record<string, unknown>;
 }
 
+type Command = QueueItem['command'];
+
+/** The human-only command that carries out a curator recommendation on its entry, where one exists. */
+export function commandFor(action: string, entryId: string | null, tier: string | null, collection: string | null): Command {
+  if (!entryId || !tier || collection !== 'active') return null;
+  if (action === 'promote' && tier !== 'hive') return { preview: 'swarm.promote.preview', label: 'Promote to the hive', id: entryId };
+  if (action === 'archive' || action === 'flag_contradiction') {
+    const label = action === 'archive' ? 'Quarantine (the console has no archive command)' : 'Quarantine the contradicted entry';
+    return tier === 'hive' ? { preview: 'hive.quarantine.preview', label, id: entryId } : { preview: 'swarm.quarantine.preview', label, id: entryId };
+  }
+  return null;
+}
+
 const clip = (text: string, max = 200) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 /**
@@ -27,12 +40,14 @@ export function reviewQueue(input: { skills: SkillItem[]; curator: CuratorOvervi
       at: skill.generatedAt,
       open: { view: 'skills', slug: skill.slug, entryId: null, tier: null },
       actions: input.decisions,
+      command: null,
     });
   }
   const flaggedHive = new Set<string>();
   for (const rec of input.curator.summary.recommendations) {
     if (rec.applied !== 'not_applied') continue;
     if (rec.action === 'flag_contradiction' && rec.entry?.tier === 'hive' && rec.entryId) flaggedHive.add(rec.entryId);
+    const command = commandFor(rec.action, rec.entryId, rec.entry?.tier ?? null, rec.entry ? (/\((\w+)\)$/.exec(rec.entry.status)?.[1] ?? 'active') : null);
     items.push({
       key: `rec:${rec.index}`,
       kind: 'curator_recommendation',
@@ -40,7 +55,8 @@ export function reviewQueue(input: { skills: SkillItem[]; curator: CuratorOvervi
       detail: clip(`${rec.reason} — ${rec.appliedEvidence}`),
       at: input.curator.summary.lastUpdated,
       open: { view: 'knowledge', slug: null, entryId: rec.entryId, tier: rec.entry?.tier ?? null },
-      actions: [],
+      actions: command ? ['approve'] : [],
+      command,
     });
   }
   for (const e of input.entries) {
@@ -48,13 +64,13 @@ export function reviewQueue(input: { skills: SkillItem[]; curator: CuratorOvervi
     const lesson = clip(s(e.value.lesson) ?? '');
     const at = s(e.value.rejected_at) ?? s(e.value.updated_at) ?? s(e.value.created_at);
     if (e.collection === 'rejected') {
-      items.push({ key: `rejected:${e.tier}:${id}`, kind: 'rejected_lesson', title: lesson || id, detail: clip(s(e.value.rejection_reason) ?? s(e.value.reason) ?? 'rejected by validation'), at, open: { view: 'knowledge', slug: null, entryId: id, tier: e.tier }, actions: [] });
+      items.push({ key: `rejected:${e.tier}:${id}`, kind: 'rejected_lesson', title: lesson || id, detail: clip(s(e.value.rejection_reason) ?? s(e.value.reason) ?? 'rejected by validation'), at, open: { view: 'knowledge', slug: null, entryId: id, tier: e.tier }, actions: [], command: null });
     } else if (e.collection === 'unactionable') {
-      items.push({ key: `unactionable:${e.tier}:${id}`, kind: 'unactionable_lesson', title: lesson || id, detail: clip(s(e.value.actionability_reason) ?? s(e.value.reason) ?? 'not actionable as written'), at, open: { view: 'knowledge', slug: null, entryId: id, tier: e.tier }, actions: [] });
+      items.push({ key: `unactionable:${e.tier}:${id}`, kind: 'unactionable_lesson', title: lesson || id, detail: clip(s(e.value.actionability_reason) ?? s(e.value.reason) ?? 'not actionable as written'), at, open: { view: 'knowledge', slug: null, entryId: id, tier: e.tier }, actions: [], command: null });
     } else if (e.tier === 'hive' && e.collection === 'active') {
       const tag = list(e.value.tags).find((t) => t.startsWith('contradiction:'));
       if (tag || flaggedHive.has(id)) {
-        items.push({ key: `hive:${id}`, kind: 'hive_contradiction', title: lesson || id, detail: tag ? `curator flagged: ${clip(tag.slice('contradiction:'.length))}` : 'named by an unapplied flag_contradiction recommendation', at, open: { view: 'knowledge', slug: null, entryId: id, tier: 'hive' }, actions: [] });
+        items.push({ key: `hive:${id}`, kind: 'hive_contradiction', title: lesson || id, detail: tag ? `curator flagged: ${clip(tag.slice('contradiction:'.length))}` : 'named by an unapplied flag_contradiction recommendation', at, open: { view: 'knowledge', slug: null, entryId: id, tier: 'hive' }, actions: ['approve'], command: { preview: 'hive.quarantine.preview', label: 'Quarantine the contradicted hive entry', id } });
       }
     }
   }

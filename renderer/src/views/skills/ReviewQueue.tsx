@@ -3,6 +3,7 @@ import { QUEUE_KINDS, type QueueItem } from '../../../../shared/contract/skills'
 import { useApi } from '../../api/port';
 import { createQuery } from '../../api/query';
 import { onSkillStoresChange } from './store-refresh';
+import { CommandPanel } from './CommandPanel';
 import { DecisionPanel, type Decision } from './DecisionPanel';
 import { orderedQueue, queueKey } from './queue-state';
 
@@ -42,6 +43,7 @@ export function ReviewQueue(props: { kinds: string[]; onKinds: (kinds: string[])
         at: new Date(c.lastTime).toISOString(),
         open: { view: 'live' as const, slug: null, entryId: c.directiveId, tier: null },
         actions: [],
+        command: null,
       }));
   });
   const all = () => [...(queue.data()?.items ?? []), ...denials()];
@@ -103,6 +105,7 @@ export function ReviewQueue(props: { kinds: string[]; onKinds: (kinds: string[])
               classList={{ current: current()?.key === item.key, skipped: skipped().includes(item.key) }}
               data-testid="queue-item"
               data-key={item.key}
+              data-command={item.command?.preview ?? ''}
               onClick={() => setIndex(i())}
             >
               <span class={`badge kind-${item.kind}`}>{KIND_LABEL[item.kind]}</span> {item.title}
@@ -114,13 +117,9 @@ export function ReviewQueue(props: { kinds: string[]; onKinds: (kinds: string[])
       <Show when={deciding()} keyed>
         {(d) => (
           <div class="queue-decision" data-testid="queue-decision" onKeyDown={(e) => e.key === 'Escape' && (setDeciding(null), list?.focus())}>
-            <DecisionPanel
-              item={{ slug: d.item.open.slug ?? '', kind: 'draft' }}
-              start={d.decision}
-              onDone={() => {
-                queue.refetch();
-              }}
-            />
+            <Show when={d.item.command} keyed fallback={<DecisionPanel item={{ slug: d.item.open.slug ?? '', kind: 'draft' }} start={d.decision} onDone={() => queue.refetch()} />}>
+              {(command) => <CommandPanel command={command} onDone={() => queue.refetch()} />}
+            </Show>
             <button type="button" onClick={() => (setDeciding(null), list?.focus())}>
               Back to the queue
             </button>

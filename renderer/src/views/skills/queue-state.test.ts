@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { QueueItem } from '../../../../shared/contract/skills';
 import { orderedQueue, parseKinds, queueKey } from './queue-state';
 
-const item = (key: string, kind: QueueItem['kind'], actions: QueueItem['actions'] = []): QueueItem => ({ key, kind, title: key, detail: '', at: null, open: { view: 'skills', slug: key, entryId: null, tier: null }, actions });
+const item = (key: string, kind: QueueItem['kind'], actions: QueueItem['actions'] = []): QueueItem => ({ key, kind, title: key, detail: '', at: null, open: { view: 'skills', slug: key, entryId: null, tier: null }, actions, command: null });
 const items = [item('d1', 'skill_draft', ['approve', 'reject']), item('r1', 'curator_recommendation'), item('d2', 'skill_draft', ['approve', 'reject'])];
 
 describe('review queue keyboard', () => {
