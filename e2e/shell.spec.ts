@@ -39,7 +39,7 @@ test.describe('an operator opens the console', () => {
 
     await page.keyboard.press('Alt+4');
     await expect(page.getByTestId('area-title')).toHaveText('Skills');
-    await expect(page.getByRole('status')).toContainText('Skill proposals');
+    await expect(page.getByTestId('review-queue')).toBeVisible();
 
     await page.goBack();
     await expect(page.getByTestId('area-title')).toHaveText('Live');

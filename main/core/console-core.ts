@@ -5,6 +5,7 @@ import { createStoreHandlers } from './api/store-handlers';
 import { createKnowledgeHandlers } from './api/knowledge-handlers';
 import { createReceiptHandlers } from './api/receipt-handlers';
 import { createLiveHandlers } from './api/live-handlers';
+import { createSkillHandlers } from './api/skill-handlers';
 import { createCommandHandlers } from './api/command-handlers';
 import { HumanServices } from './commands/runner';
 import { WorkspaceManager, type OpenRequest } from './workspace/workspace-manager';
@@ -32,6 +33,7 @@ export async function createConsoleCore(options: CoreOptions, initial: OpenReque
     ...createKnowledgeHandlers(context),
     ...createReceiptHandlers(context),
     ...createLiveHandlers(context),
+    ...createSkillHandlers(context, human),
     ...createCommandHandlers(context, human),
   };
   await workspaces.open(initial);

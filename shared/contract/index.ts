@@ -5,6 +5,7 @@ import { storeOps } from './stores';
 import { knowledgeOps } from './knowledge';
 import { receiptOps } from './receipts';
 import { liveOps } from './live';
+import { skillDecisionOps, skillOps } from './skills';
 import { commandOps, swarmCommandOps } from './commands';
 
 export * from './define';
@@ -19,6 +20,8 @@ export const contract = {
   ...knowledgeOps,
   ...receiptOps,
   ...liveOps,
+  ...skillOps,
+  ...skillDecisionOps,
   ...commandOps,
   ...swarmCommandOps,
 } as const satisfies Record<string, OpSpec>;

@@ -76,6 +76,26 @@ export function writeCuratorAndState(projectDir: string, story: Story, now: numb
     });
   }
 
+  // Drift reports after phases 3 and 4 (the DriftReport shape: alignment, drift_score, findings).
+  writePrettyJson(path.join(swarm, 'drift-report-phase-3.json'), {
+    phase: 3,
+    timestamp: iso((story.phases[2]?.closeMs ?? now) + 9000),
+    alignment: 'MINOR_DRIFT',
+    drift_score: 0.22,
+    summary: 'Backfill batches grew from 5000 to 20000 rows without a spec change.',
+    findings: ['batch size differs from the spec (5000)', 'no advisory lock around the backfill'],
+    recommendations: ['restore the 5000-row batch or amend the spec'],
+  });
+  writePrettyJson(path.join(swarm, 'drift-report-phase-4.json'), {
+    phase: 4,
+    timestamp: iso((story.phases[3]?.closeMs ?? now) + 9000),
+    alignment: 'ALIGNED',
+    drift_score: 0.04,
+    summary: 'Refund endpoint matches the spec; one task closed without review.',
+    findings: ['task 4.4 closed without a reviewer delegation'],
+    recommendations: [],
+  });
+
   const insights: Rec[] = [
     { lesson: 'Run the focused test file after editing a fixture to catch snapshot drift early.', category: 'testing', tags: ['testing'], source: { kind: 'micro_reflection', task_id: '5.1', agent: 'coder', outcome: 'test_failure', trajectory_steps: 14 }, created_at: iso(now - 19 * HOUR), applies_to_agents: ['coder'], required_actions: ['run the focused test file after editing fixtures'] },
     { lesson: 'Check the reconciliation export against the partner schema before wiring the scheduler.', category: 'integration', tags: ['integration', 'export'], source: { kind: 'micro_reflection', task_id: '5.2', agent: 'coder', outcome: 'success', trajectory_steps: 22 }, created_at: iso(now - 9 * HOUR) },

@@ -27,7 +27,7 @@ export { DEMO_IDS, DEMO_SESSIONS, DEMO_TRACES, DEMO_SKILLS, DEMO_LINK_ID, DEMO_P
 export { writeReceiptJournal } from './receipt-filler';
 
 /** Bump when the generated content changes, so existing demo folders are regenerated. */
-export const DEMO_GENERATOR_VERSION = 1;
+export const DEMO_GENERATOR_VERSION = 2;
 
 export interface DemoOptions {
   projectDir: string;

@@ -118,4 +118,10 @@ export const DEMO_SKILLS = {
   stale: 'webhook-retry-backoff',
   drafts: ['idempotent-refunds', 'secret-hygiene'],
   motif: 'motif-flaky-retry-loop',
+  /** A success-motif (workflow) proposal from the macro reflector. */
+  workflow: 'workflow-refund-endpoint',
+  /** An active SKILL.md a person edited (no generator marker) with a fresh draft of the same slug. */
+  handEdited: 'pan-masking',
+  /** An active skill with a revised draft of the same slug (a diff to review; its evals strictly improve). */
+  revised: 'scope-discipline',
 } as const;

@@ -29,6 +29,7 @@ const SPECS: Record<string, SkillSpec> = {
   'legacy-fixture-mocks': { slug: 'legacy-fixture-mocks', title: 'Mock provider HTTP with recorded fixtures', sources: [ID.archivedRetiredSkill], triggers: ['provider client test'], procedure: ['record fixtures with nock'], forbidden: ['calling the sandbox from unit tests'], reviewer: ['fixtures are recorded, not hand-written'], confidence: 0.5, version: 1, generatedAgo: 50 * DAY },
   'webhook-retry-backoff': { slug: 'webhook-retry-backoff', title: 'Retry webhooks with exponential backoff', sources: [ID.archivedStaleSkill], triggers: ['webhook delivery failure'], procedure: ['retry with exponential backoff from one second'], forbidden: ['tight retry loops'], reviewer: ['retry schedule is bounded'], confidence: 0.6, version: 1, generatedAgo: 40 * DAY },
   'idempotent-refunds': { slug: 'idempotent-refunds', title: 'Key refunds on the client request id', sources: [ID.idempotencyKeys], triggers: ['refund endpoint change'], procedure: ['read X-Request-Id', 'store it as the idempotency key before calling the provider'], forbidden: ['keys derived from Date.now() or uuid()'], reviewer: ['a replayed request returns the first response'], testEngineer: ['test replays the same request twice'], confidence: 0.86, version: 1, generatedAgo: 2 * DAY },
+  'pan-masking': { slug: 'pan-masking', title: 'Mask card numbers before anything is logged', sources: [ID.panReleased], triggers: ['logging middleware change', 'new log statement near payment data'], procedure: ['route every payment object through maskPan() before logging', 'add a log-capture test asserting no 13–19 digit runs'], forbidden: ['logging raw request bodies on payment routes'], reviewer: ['log-capture test present and passing'], confidence: 0.84, version: 1, generatedAgo: 7 * HOUR },
   'secret-hygiene': { slug: 'secret-hygiene', title: 'Keep live credentials out of fixtures and env files', sources: [ID.secretsRemediated, ID.skillFastTrack], triggers: ['new fixture or env file'], procedure: ['load credentials with config.get()', 'use the vault stub keys in tests', 'run npm run scan:secrets before committing'], forbidden: ['committing .env files', 'sk_live_ strings in fixtures'], reviewer: ['secret scan output attached'], confidence: 0.88, version: 1, generatedAgo: 14 * HOUR },
 };
 
@@ -48,6 +49,70 @@ function skillMarkdown(spec: SkillSpec, status: 'draft' | 'active', now: number,
   if (spec.testEngineer) lines.push('## Test Engineer Checks', '', ...spec.testEngineer.map((r) => `- ${r}`), '');
   lines.push('## Source Knowledge IDs', '', ...spec.sources.map((id) => `- ${id} — ${lessons.get(id) ?? ''}`), '');
   return lines.join('\n');
+}
+
+/** The revised scope-discipline draft: one more procedure step and reviewer check than the active v2. */
+const REVISED_SCOPE: SkillSpec = {
+  ...(SPECS['scope-discipline'] as SkillSpec),
+  procedure: ['call declare_scope with the exact file globs', 'delegate to the coder with the SKILLS field set', 'compare the diff against the declared globs before review'],
+  reviewer: ['diff touches only declared files', 'declared globs are listed in the task evidence'],
+  version: 3,
+  generatedAgo: 5 * HOUR,
+};
+
+/** What a person wrote over the generated pan-masking skill: no marker, their own words. */
+function handEditedPanMasking(now: number): string {
+  return [
+    '---',
+    'name: pan-masking',
+    'description: Mask card numbers before anything is logged',
+    'source_knowledge_ids:',
+    `  - ${ID.panReleased}`,
+    `generated_at: ${JSON.stringify(iso(now - 9 * DAY))}`,
+    'status: active',
+    'version: 1',
+    'skill_origin: generated',
+    '---',
+    '',
+    '# Mask card numbers before anything is logged',
+    '',
+    'Edited by hand by the payments team after the March incident: use the shared `redact()` helper,',
+    'never a local regex, and keep the log-capture test next to the middleware.',
+    '',
+    '## Required Procedure',
+    '',
+    '1. call redact(payload) from src/logging/redact.ts',
+    '2. run the log-capture test',
+    '',
+  ].join('\n');
+}
+
+function workflowProposal(now: number): string {
+  return [
+    '---',
+    `slug: ${DEMO_SKILLS.workflow}`,
+    'title: "Refund endpoint delivered in one pass: schema, handler, replay test"',
+    'status: proposal',
+    'skill_type: workflow',
+    'applies_to_agents: [architect, coder]',
+    'source_task_ids: [4.1, 4.2]',
+    'generated_by: macro_reflector_success',
+    `generated_at: ${JSON.stringify(iso(now - 4 * HOUR))}`,
+    '---',
+    '',
+    '# Refund endpoint delivered in one pass',
+    '',
+    '## Motif',
+    '',
+    'Tasks 4.1 and 4.2 passed review first time with the same three-step shape.',
+    '',
+    '## Suggested workflow',
+    '',
+    '1. Write the request/response schema and its zod validator first.',
+    '2. Implement the handler keyed on X-Request-Id.',
+    '3. Add a replay test that sends the same request twice.',
+    '',
+  ].join('\n');
 }
 
 function motifProposal(now: number): string {
@@ -97,6 +162,11 @@ export function writeSkills(projectDir: string, rng: Rng, now: number, lessons: 
   writeText(path.join(generated, DEMO_SKILLS.stale, 'stale.marker'), `source knowledge entry ${ID.archivedStaleSkill} was archived (retracted by user)\n`);
   for (const slug of DEMO_SKILLS.drafts) writeText(path.join(swarm, 'skills', 'proposals', `${slug}.md`), skillMarkdown(SPECS[slug] as SkillSpec, 'draft', now, lessons));
   writeText(path.join(swarm, 'skills', 'proposals', `${DEMO_SKILLS.motif}.md`), motifProposal(now));
+  writeText(path.join(swarm, 'skills', 'proposals', `${DEMO_SKILLS.workflow}.md`), workflowProposal(now));
+  writeText(path.join(swarm, 'skills', 'proposals', `${DEMO_SKILLS.revised}.md`), skillMarkdown(REVISED_SCOPE, 'draft', now, lessons));
+  writeText(path.join(generated, DEMO_SKILLS.handEdited, 'SKILL.md'), handEditedPanMasking(now));
+  writeText(path.join(swarm, 'skills', 'proposals', `${DEMO_SKILLS.handEdited}.md`), skillMarkdown(SPECS[DEMO_SKILLS.handEdited] as SkillSpec, 'draft', now, lessons));
+  writeCandidates(swarm, now);
 
   writePrettyJson(path.join(swarm, 'skills', 'evals', 'scope-discipline', 'basic.json'), {
     cases: [
@@ -104,11 +174,13 @@ export function writeSkills(projectDir: string, rng: Rng, now: number, lessons: 
       { id: 'names-globs', task: 'delegate a two-file change', required_phrases: ['file globs', 'declare_scope'] },
     ],
   });
+  // The active v2 lacks this step, the revised draft has it: the draft strictly improves.
+  writePrettyJson(path.join(swarm, 'skills', 'evals', 'scope-discipline', 'reviewer.json'), { id: 'diff-against-globs', task: 'hand a two-file change to review', required_phrases: ['compare the diff against the declared globs'] });
   writePrettyJson(path.join(swarm, 'skills', 'evals', 'idempotent-refunds', 'cases.json'), [
     { id: 'request-id', task: 'add a partial refund endpoint', required_phrases: ['X-Request-Id', 'idempotency key'], forbidden_phrases: ['Date.now()'] },
     { task: 'retry a refund after a timeout', required_phrases: ['first response'] },
   ]);
-  writePrettyJson(path.join(swarm, 'skills', 'evals', 'secret-hygiene', 'single.json'), { id: 'fixture-keys', task: 'add a payout fixture', required_phrases: ['vault stub'], forbidden_phrases: ['sk_live_'] });
+  writePrettyJson(path.join(swarm, 'skills', 'evals', 'secret-hygiene', 'single.json'), { id: 'fixture-keys', task: 'add a payout fixture', required_phrases: ['vault stub'], forbidden_phrases: ['skip the secret scan'] });
 
   const scope = activeContent.get('scope-discipline') as string;
   const candidate = scope.replace('call declare_scope with the exact file globs', 'call declare_scope when convenient');
@@ -167,4 +239,26 @@ export function writeSkills(projectDir: string, rng: Rng, now: number, lessons: 
   ].join('\n'));
   writePrettyJson(path.join(swarm, 'skill-improver-quota.json'), { date: utcDay(llmAt), calls_used: 3, max_calls: 10, last_run_at: iso(llmAt), window: 'utc' });
   writePrettyJson(path.join(swarm, 'knowledge-enrichment-quota.json'), { date: utcDay(now), calls_used: 7, max_calls: 30, last_run_at: iso(now - 3 * HOUR), window: 'utc' });
+}
+
+/** External-skill candidates (a separate plugin feature; the console lists them read-only). */
+function writeCandidates(swarm: string, now: number): void {
+  writePrettyJson(path.join(swarm, 'skills', 'candidates', '3f6c2a9e-8d41-4b7a-9c15-2e7d4f8a1b63.json'), {
+    id: '3f6c2a9e-8d41-4b7a-9c15-2e7d4f8a1b63',
+    name: 'stripe-webhook-verification',
+    source_url: 'https://github.com/example/skills/tree/main/stripe-webhook-verification',
+    lifecycle_state: 'quarantined',
+    verdict: 'needs_review',
+    risk_flags: ['network_access', 'shell_commands'],
+    created_at: iso(now - 3 * DAY),
+  });
+  writePrettyJson(path.join(swarm, 'skills', 'candidates', 'a81d4e0b-27c9-4f3e-b6a2-5c9d0e1f7a24.json'), {
+    id: 'a81d4e0b-27c9-4f3e-b6a2-5c9d0e1f7a24',
+    name: 'typescript-strict-null-checks',
+    source_url: 'https://github.com/example/skills/tree/main/ts-strict',
+    lifecycle_state: 'promoted',
+    verdict: 'safe',
+    risk_flags: [],
+    created_at: iso(now - 15 * DAY),
+  });
 }

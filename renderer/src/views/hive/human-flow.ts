@@ -1,8 +1,24 @@
 import { createSignal } from 'solid-js';
 import type { ConsoleApi, Output } from '../../../../shared/contract';
 
-type PreviewOp = 'hive.quarantine.preview' | 'hive.rollback.preview' | 'swarm.quarantine.preview' | 'swarm.restore.preview' | 'swarm.promote.preview';
-type CommitOp = 'hive.quarantine.commit' | 'hive.rollback.commit' | 'swarm.quarantine.commit' | 'swarm.restore.commit' | 'swarm.promote.commit';
+type PreviewOp =
+  | 'hive.quarantine.preview'
+  | 'hive.rollback.preview'
+  | 'swarm.quarantine.preview'
+  | 'swarm.restore.preview'
+  | 'swarm.promote.preview'
+  | 'skills.apply.preview'
+  | 'skills.reject.preview'
+  | 'skills.retire.preview';
+type CommitOp =
+  | 'hive.quarantine.commit'
+  | 'hive.rollback.commit'
+  | 'swarm.quarantine.commit'
+  | 'swarm.restore.commit'
+  | 'swarm.promote.commit'
+  | 'skills.apply.commit'
+  | 'skills.reject.commit'
+  | 'skills.retire.commit';
 
 /**
  * One human-only action in the UI: preview → (ask the terminal for a code) → commit with the
@@ -69,4 +85,4 @@ export function createHumanFlow<P extends PreviewOp, C extends CommitOp>(api: Co
   };
 }
 
-export type HumanFlow = ReturnType<typeof createHumanFlow>;
+export type HumanFlow = ReturnType<typeof createHumanFlow<'hive.quarantine.preview' | 'hive.rollback.preview', 'hive.quarantine.commit' | 'hive.rollback.commit'>>;

@@ -1,0 +1,218 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { startConsoleInTerminal, type TerminalConsole } from './pty-console';
+
+const CODE_LINE = /Confirm [^\n]*\(token [0-9a-f]{4}…\): (\d{6})/;
+
+const HOSTILE = [
+  '---',
+  'name: hostile-render',
+  'description: A draft whose body tries everything',
+  'source_knowledge_ids:',
+  '  - k-hostile',
+  'generated_at: "2026-11-30T10:00:00.000Z"',
+  'status: draft',
+  '---',
+  '',
+  '# Hostile draft',
+  '',
+  '<script>window.__pwned = "script"</script>',
+  '<img src="x" onerror="window.__pwned = \'onerror\'">',
+  '',
+  '[click me](javascript:window.__pwned=\'link\')',
+  '',
+  '![tracker](https://tracker.example.invalid/pixel.png)',
+  '',
+  '<a href="https://example.invalid/" target="_blank">plain link</a>',
+  '',
+].join('\n');
+
+async function openSkills(page: Page, params = ''): Promise<void> {
+  await page.goto(`${new URL(page.url()).origin}/#/skills${params}`);
+  await expect(page.getByTestId('skills-view')).toBeVisible();
+}
+
+test.describe('skills at a console started from a terminal (demo workspace)', () => {
+  let console_: TerminalConsole;
+  let project: string;
+  test.beforeEach(async () => {
+    console_ = await startConsoleInTerminal();
+    project = /project (\S+?)(?: \(demo\))?, hive /.exec(console_.terminal())?.[1] ?? '';
+    expect(fs.existsSync(path.join(project, '.swarm'))).toBe(true);
+  });
+  test.afterEach(async () => {
+    await console_.stop();
+  });
+
+  test('the operator reviews a revised draft: rendered text, diff against the active skill, eval side by side, sources and logs', async ({ page }) => {
+    test.setTimeout(180_000);
+    await page.goto(console_.launchUrl);
+    await page.getByRole('link', { name: 'Skills' }).click();
+    await page.getByTestId('skills-tab-skills').click();
+    await page.getByTestId('kind-draft').click();
+    await page.getByTestId('skill-proposal:scope-discipline').click();
+    const review = page.getByTestId('skill-review');
+    await expect(review.getByTestId('skill-rendered')).toContainText('Declare scope before coder delegation');
+    await review.getByTestId('pane-diff').click();
+    await expect(review.locator('.diff-add')).toContainText(['3. compare the diff against the declared globs before review']);
+    await expect(review.locator('.diff-del').first()).toBeVisible();
+    await review.getByTestId('pane-eval').click();
+    await expect(review.getByTestId('eval-status')).toHaveText('passed');
+    await expect(review.getByTestId('eval-case')).toHaveCount(3);
+    await expect(review.getByTestId('eval-case').nth(2)).toContainText('strictly better');
+    await review.getByTestId('pane-sources').click();
+    await expect(review.getByTestId('skill-sources')).toContainText('eligible');
+    await review.getByTestId('pane-rejected').click();
+    await expect(review.getByTestId('skill-rejected-edits')).toContainText('skill_apply');
+    await review.getByTestId('pane-logs').click();
+    await expect(review.getByTestId('skill-usage')).toBeVisible();
+    // The selection is in the URL.
+    expect(page.url()).toContain('slug=scope-discipline');
+
+    await page.getByTestId('kind-motif').click();
+    await page.getByTestId('skill-proposal:workflow-refund-endpoint').click();
+    await expect(page.getByTestId('motif-flag')).toContainText('activates it without stamping any entry');
+
+    await page.getByTestId('skills-tab-improver').click();
+    await expect(page.getByTestId('improver-source')).toHaveText(['LLM analysis', 'deterministic fallback — not an LLM analysis']);
+    await expect(page.getByTestId('improver-quotas')).toContainText('3/10 calls');
+    await page.getByTestId('skills-tab-curator').click();
+    await expect(page.getByTestId('curator-recommendation')).toHaveCount(5);
+    await expect(page.getByTestId('drift-report')).toHaveCount(2);
+  });
+
+  test('a hostile SKILL.md renders inert: no script, no handler, no live link, no remote image', async ({ page }) => {
+    test.setTimeout(120_000);
+    fs.writeFileSync(path.join(project, '.swarm', 'skills', 'proposals', 'hostile-render.md'), HOSTILE);
+    const remote: string[] = [];
+    page.on('request', (r) => {
+      if (!r.url().startsWith(console_.origin)) remote.push(r.url());
+    });
+    await page.goto(console_.launchUrl);
+    await openSkills(page, '?tab=skills&slug=hostile-render&at=proposal');
+    await expect(page.getByTestId('skill-review-title')).toContainText('hostile-render');
+    const rendered = page.getByTestId('skill-rendered');
+    await expect(rendered).toContainText('Hostile draft');
+    expect(await rendered.locator('script, [onerror], [href^="javascript:"], img, iframe').count()).toBe(0);
+    expect(await rendered.locator('a[href]').count()).toBe(0);
+    await expect(rendered.locator('.inert-link').first()).toHaveAttribute('title', /link not followed: javascript:/);
+    await expect(rendered).toContainText('[image not loaded: tracker — https://tracker.example.invalid/pixel.png]');
+    await rendered.getByText('click me').click();
+    await rendered.getByText('plain link').click();
+    expect(page.url()).toContain('/#/skills');
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned ?? null)).toBeNull();
+    expect(remote).toEqual([]);
+  });
+
+  test('the operator applies a draft with the terminal code, sees the active skill and the stamped entries; over a hand-edited skill apply is refused without force', async ({ page }) => {
+    test.setTimeout(240_000);
+    const knowledge = path.join(project, '.swarm', 'knowledge.jsonl');
+    await page.goto(console_.launchUrl);
+    await openSkills(page, '?tab=skills&slug=pan-masking&at=proposal');
+    await expect(page.getByTestId('skill-review-title')).toContainText('pan-masking');
+    const handEdited = path.join(project, '.opencode', 'skills', 'generated', 'pan-masking', 'SKILL.md');
+    const handBefore = fs.readFileSync(handEdited, 'utf8');
+    await page.getByTestId('apply-preview').click();
+    await expect(page.getByTestId('apply-refusal')).toContainText('active SKILL.md is not generator-stamped (manual edit suspected)');
+    await page.getByTestId('apply-force').check();
+    await page.getByTestId('apply-preview').click();
+    await expect(page.getByTestId('force-warning')).toContainText('FORCE');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    expect(fs.readFileSync(handEdited, 'utf8')).toBe(handBefore);
+
+    await openSkills(page, '?tab=skills&slug=secret-hygiene&at=proposal');
+    await expect(page.getByTestId('skill-review-title')).toContainText('secret-hygiene');
+    await page.getByTestId('apply-preview').click();
+    const confirmation = page.getByTestId('apply-confirmation');
+    await expect(confirmation.getByTestId('apply-plan')).toContainText('Would write .opencode/skills/generated/secret-hygiene/SKILL.md');
+    await expect(confirmation.getByTestId('eval-status')).toHaveText('passed');
+    await page.getByTestId('confirm-reason').fill('reviewed the secret-hygiene draft');
+    await page.getByTestId('request-code').click();
+    const code = await console_.nextMatch(CODE_LINE, 0);
+    expect(console_.terminal()).toMatch(/Confirm skill apply of secret-hygiene \(token/);
+    await page.getByTestId('confirm-code').fill(code);
+    await page.getByTestId('confirm-commit').click();
+    const result = page.getByTestId('skill-result');
+    await expect(result).toContainText('Done');
+    await expect(result.getByTestId('result-stamped')).toHaveText('stamped: true');
+    await expect(result.getByTestId('result-written')).toContainText('.opencode/skills/generated/secret-hygiene/SKILL.md');
+    await expect(result).toContainText('Read back and verified');
+    expect(fs.readFileSync(path.join(project, '.opencode', 'skills', 'generated', 'secret-hygiene', 'SKILL.md'), 'utf8')).toMatch(/^status: active$/m);
+    expect(fs.existsSync(path.join(project, '.swarm', 'skills', 'proposals', 'secret-hygiene.md'))).toBe(false);
+    const stamped = fs.readFileSync(knowledge, 'utf8').split('\n').filter((l) => l.includes('"generated_skill_slug":"secret-hygiene"'));
+    expect(stamped).toHaveLength(2);
+
+    // The active skill is listed, and its source entries show the stamp once the stores are re-read.
+    await openSkills(page, '?tab=skills&kind=active&slug=secret-hygiene&at=active&pane=sources');
+    await expect(page.getByTestId('skill-active:secret-hygiene')).toBeVisible();
+    await expect(async () => {
+      await page.reload();
+      await expect(page.getByTestId('skill-sources')).toContainText('stamped for secret-hygiene', { timeout: 5_000 });
+    }).toPass({ timeout: 90_000 });
+  });
+
+  test('the operator rejects a draft from the review queue by keyboard', async ({ page }) => {
+    test.setTimeout(180_000);
+    await page.goto(console_.launchUrl);
+    await openSkills(page, '?tab=queue&kinds=skill_draft');
+    await expect(page.getByTestId('queue-kind-skill_draft')).toContainText('6');
+    const items = page.getByTestId('queue-item');
+    await expect(items).toHaveCount(6);
+    const keys = await items.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-key')));
+    const target = keys.indexOf('skill:idempotent-refunds');
+    expect(target).toBeGreaterThanOrEqual(0);
+    await page.getByTestId('queue-list').focus();
+    for (let i = 0; i < target; i++) await page.keyboard.press('j');
+    await expect(page.locator('.queue-item.current')).toHaveAttribute('data-key', 'skill:idempotent-refunds');
+    await page.keyboard.press('s');
+    await expect(items.last()).toHaveAttribute('data-key', 'skill:idempotent-refunds');
+    for (let i = 0; i < 6; i++) await page.keyboard.press('j');
+    await expect(page.locator('.queue-item.current')).toHaveAttribute('data-key', 'skill:idempotent-refunds');
+
+    await page.keyboard.press('r');
+    await expect(page.getByTestId('reject-confirmation')).toContainText('Reject the draft idempotent-refunds');
+    await expect(page.getByTestId('confirm-reason')).toBeFocused();
+    await page.keyboard.type('keys derived from Date.now() are listed as forbidden but the eval still fails');
+    await page.keyboard.press('Tab');
+    await expect(page.getByTestId('request-code')).toBeFocused();
+    await page.keyboard.press('Enter');
+    const code = await console_.nextMatch(CODE_LINE, 0);
+    await page.getByTestId('confirm-code').focus();
+    await page.keyboard.type(code);
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('skill-result')).toContainText('Appended an operator_reject record');
+    const ledger = fs.readFileSync(path.join(project, '.swarm', 'skills', 'rejected-edits.jsonl'), 'utf8').trim().split('\n');
+    expect(JSON.parse(ledger.at(-1) as string)).toMatchObject({ slug: 'idempotent-refunds', operation: 'operator_reject', reason: 'keys derived from Date.now() are listed as forbidden but the eval still fails' });
+    expect(fs.existsSync(path.join(project, '.swarm', 'skills', 'proposals', 'idempotent-refunds.md'))).toBe(true);
+    await expect(items).toHaveCount(5);
+    await expect(page.getByTestId('queue-kind-skill_draft')).toContainText('5');
+  });
+  test('from the review queue a curator recommendation opens the human-only command that carries it out', async ({ page }) => {
+    test.setTimeout(180_000);
+    await page.goto(console_.launchUrl);
+    await openSkills(page, '?tab=queue&kinds=curator_recommendation,hive_contradiction');
+    const items = page.getByTestId('queue-item');
+    await expect(items.first()).toBeVisible({ timeout: 60_000 });
+    const commands = await items.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-command')));
+    const target = commands.findIndex((c) => c);
+    expect(target).toBeGreaterThanOrEqual(0);
+    await page.getByTestId('queue-list').focus();
+    for (let i = 0; i < target; i++) await page.keyboard.press('j');
+    await page.keyboard.press('a');
+    const panel = page.getByTestId('command-panel');
+    await expect(panel.getByTestId('confirm-box')).toBeVisible();
+    await expect(page.getByTestId('confirm-reason')).toBeFocused();
+    // Items without a command say so instead of acting.
+    const plain = commands.findIndex((c) => !c);
+    if (plain >= 0) {
+      await page.getByRole('button', { name: 'Back to the queue' }).click();
+      await page.getByTestId('queue-list').focus();
+      for (let i = 0; i < 10; i++) await page.keyboard.press('k');
+      for (let i = 0; i < plain; i++) await page.keyboard.press('j');
+      await page.keyboard.press('a');
+      await expect(page.getByTestId('queue-note')).toContainText('open it (Enter) to act');
+    }
+  });
+});

@@ -1,0 +1,131 @@
+import { createMemo, createSignal, For, onMount, Show, type JSX } from 'solid-js';
+import { QUEUE_KINDS, type QueueItem } from '../../../../shared/contract/skills';
+import { useApi } from '../../api/port';
+import { createQuery } from '../../api/query';
+import { onSkillStoresChange } from './store-refresh';
+import { CommandPanel } from './CommandPanel';
+import { DecisionPanel, type Decision } from './DecisionPanel';
+import { orderedQueue, queueKey } from './queue-state';
+
+const KIND_LABEL: Record<(typeof QUEUE_KINDS)[number], string> = {
+  skill_draft: 'Skill drafts',
+  curator_recommendation: 'Curator recommendations',
+  rejected_lesson: 'Rejected lessons',
+  unactionable_lesson: 'Unactionable lessons',
+  hive_contradiction: 'Hive contradictions',
+  repeated_denial: 'Repeated denials',
+};
+
+/**
+ * Everything waiting for a person in one keyboard-first list: j/k move, Enter opens, a approves
+ * and r rejects (each opens the confirmation), s skips. Filters live in the URL.
+ */
+export function ReviewQueue(props: { kinds: string[]; onKinds: (kinds: string[]) => void; onOpen: (item: QueueItem) => void }): JSX.Element {
+  const queue = createQuery('review.queue', () => ({}));
+  const counters = createQuery('live.counters', () => ({ limit: 100 }));
+  const rules = createQuery('live.rules', () => ({}));
+  const [index, setIndex] = createSignal(0);
+  const [skipped, setSkipped] = createSignal<string[]>([]);
+  const [note, setNote] = createSignal<string | null>(null);
+  const [deciding, setDeciding] = createSignal<{ item: QueueItem; decision: Decision } | null>(null);
+  let list: HTMLDivElement | undefined;
+  onSkillStoresChange(useApi(), () => queue.refetch());
+
+  const denials = createMemo((): QueueItem[] => {
+    const threshold = rules.data()?.threshold ?? 3;
+    return (counters.data() ?? [])
+      .filter((c) => c.lastDay >= threshold)
+      .map((c) => ({
+        key: `denial:${c.directiveId}`,
+        kind: 'repeated_denial' as const,
+        title: `Directive ${c.directiveId} denied ${c.lastDay} times in the last day`,
+        detail: c.tools.map((t) => `${t.tool} ×${t.count}`).join(', '),
+        at: new Date(c.lastTime).toISOString(),
+        open: { view: 'live' as const, slug: null, entryId: c.directiveId, tier: null },
+        actions: [],
+        command: null,
+      }));
+  });
+  const all = () => [...(queue.data()?.items ?? []), ...denials()];
+  const visible = createMemo(() => orderedQueue(all(), props.kinds, skipped()));
+  const count = (kind: string) => all().filter((i) => i.kind === kind).length;
+  const current = () => visible()[Math.min(index(), Math.max(0, visible().length - 1))];
+
+  const onKey = (event: KeyboardEvent) => {
+    const target = event.target as HTMLElement;
+    if (target.closest('input, textarea, select, button, [contenteditable]') && target !== list) return;
+    if (event.key === 'Escape') {
+      setDeciding(null);
+      return;
+    }
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const command = queueKey(event.key, visible(), Math.min(index(), Math.max(0, visible().length - 1)));
+    if (command.type === 'none') {
+      if (command.note) setNote(command.note);
+      return;
+    }
+    event.preventDefault();
+    setNote(null);
+    if (command.type === 'move') setIndex(command.index);
+    else if (command.type === 'open') props.onOpen(command.item);
+    else if (command.type === 'skip') setSkipped([...skipped().filter((k) => k !== command.key), command.key]);
+    else setDeciding({ item: command.item, decision: command.type === 'approve' ? 'apply' : 'reject' });
+  };
+  onMount(() => list?.focus());
+
+  const toggle = (kind: string) => props.onKinds(props.kinds.includes(kind) ? props.kinds.filter((k) => k !== kind) : [...props.kinds, kind]);
+
+  return (
+    <div class="review-queue" data-testid="review-queue">
+      <div class="queue-counts" data-testid="queue-counts">
+        <For each={QUEUE_KINDS}>
+          {(kind) => (
+            <button classList={{ primary: props.kinds.includes(kind) }} aria-pressed={props.kinds.includes(kind)} data-testid={`queue-kind-${kind}`} onClick={() => toggle(kind)}>
+              {KIND_LABEL[kind]} <span class="count">{count(kind)}</span>
+            </button>
+          )}
+        </For>
+      </div>
+      <p class="muted">
+        <kbd>j</kbd>/<kbd>k</kbd> move · <kbd>Enter</kbd> open · <kbd>a</kbd> approve · <kbd>r</kbd> reject with reason · <kbd>s</kbd> skip · <kbd>Esc</kbd> close the confirmation
+      </p>
+      <Show when={note()}>
+        <p class="banner warn" data-testid="queue-note">
+          {note()}
+        </p>
+      </Show>
+      <div class="queue-list" tabIndex={0} ref={list} onKeyDown={onKey} data-testid="queue-list" aria-label="Review queue" role="listbox" aria-activedescendant={current() ? `queue-${current()!.key}` : undefined}>
+        <For each={visible()} fallback={<p class="muted" data-testid="queue-empty">Nothing is waiting for a person.</p>}>
+          {(item, i) => (
+            <div
+              id={`queue-${item.key}`}
+              role="option"
+              aria-selected={current()?.key === item.key}
+              class="queue-item"
+              classList={{ current: current()?.key === item.key, skipped: skipped().includes(item.key) }}
+              data-testid="queue-item"
+              data-key={item.key}
+              data-command={item.command?.preview ?? ''}
+              onClick={() => setIndex(i())}
+            >
+              <span class={`badge kind-${item.kind}`}>{KIND_LABEL[item.kind]}</span> {item.title}
+              <div class="muted">{item.detail}</div>
+            </div>
+          )}
+        </For>
+      </div>
+      <Show when={deciding()} keyed>
+        {(d) => (
+          <div class="queue-decision" data-testid="queue-decision" onKeyDown={(e) => e.key === 'Escape' && (setDeciding(null), list?.focus())}>
+            <Show when={d.item.command} keyed fallback={<DecisionPanel item={{ slug: d.item.open.slug ?? '', kind: 'draft' }} start={d.decision} onDone={() => queue.refetch()} />}>
+              {(command) => <CommandPanel command={command} onDone={() => queue.refetch()} />}
+            </Show>
+            <button type="button" onClick={() => (setDeciding(null), list?.focus())}>
+              Back to the queue
+            </button>
+          </div>
+        )}
+      </Show>
+    </div>
+  );
+}

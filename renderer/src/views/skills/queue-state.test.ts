@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import type { QueueItem } from '../../../../shared/contract/skills';
+import { orderedQueue, parseKinds, queueKey } from './queue-state';
+
+const item = (key: string, kind: QueueItem['kind'], actions: QueueItem['actions'] = []): QueueItem => ({ key, kind, title: key, detail: '', at: null, open: { view: 'skills', slug: key, entryId: null, tier: null }, actions, command: null });
+const items = [item('d1', 'skill_draft', ['approve', 'reject']), item('r1', 'curator_recommendation'), item('d2', 'skill_draft', ['approve', 'reject'])];
+
+describe('review queue keyboard', () => {
+  it('j/k move within bounds, Enter opens, a/r only where the decision exists, s skips', () => {
+    expect(queueKey('j', items, 0)).toEqual({ type: 'move', index: 1 });
+    expect(queueKey('j', items, 2)).toEqual({ type: 'move', index: 2 });
+    expect(queueKey('k', items, 0)).toEqual({ type: 'move', index: 0 });
+    expect(queueKey('Enter', items, 1)).toEqual({ type: 'open', item: items[1] });
+    expect(queueKey('a', items, 0)).toEqual({ type: 'approve', item: items[0] });
+    expect(queueKey('r', items, 2)).toEqual({ type: 'reject', item: items[2] });
+    expect(queueKey('a', items, 1)).toMatchObject({ type: 'none', note: expect.stringContaining('curator recommendation') });
+    expect(queueKey('s', items, 1)).toEqual({ type: 'skip', key: 'r1' });
+    expect(queueKey('x', items, 1)).toEqual({ type: 'none' });
+    expect(queueKey('Enter', [], 0)).toEqual({ type: 'none' });
+  });
+
+  it('filters by kinds from the URL and puts skipped items last', () => {
+    expect(orderedQueue(items, parseKinds('skill_draft'), []).map((i) => i.key)).toEqual(['d1', 'd2']);
+    expect(orderedQueue(items, [], ['d1']).map((i) => i.key)).toEqual(['r1', 'd2', 'd1']);
+    expect(parseKinds(undefined)).toEqual([]);
+  });
+});

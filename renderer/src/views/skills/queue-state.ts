@@ -1,0 +1,39 @@
+import type { QueueItem } from '../../../../shared/contract/skills';
+
+export type QueueKey = 'j' | 'k' | 'ArrowDown' | 'ArrowUp' | 'Enter' | 'a' | 'r' | 's';
+export type QueueCommand = { type: 'move'; index: number } | { type: 'open'; item: QueueItem } | { type: 'approve'; item: QueueItem } | { type: 'reject'; item: QueueItem } | { type: 'skip'; key: string } | { type: 'none'; note?: string };
+
+/** Items in kind order, skipped ones last (a skip only moves an item down for this session). */
+export function orderedQueue(items: readonly QueueItem[], kinds: readonly string[], skipped: readonly string[]): QueueItem[] {
+  const shown = kinds.length ? items.filter((i) => kinds.includes(i.kind)) : [...items];
+  const rank = (i: QueueItem) => (skipped.includes(i.key) ? 1 : 0);
+  return shown.map((item, n) => ({ item, n })).sort((a, b) => rank(a.item) - rank(b.item) || a.n - b.n).map((x) => x.item);
+}
+
+/** What one key does at `index` of the visible queue. Pure, so the keyboard contract is tested without a DOM. */
+export function queueKey(key: string, items: readonly QueueItem[], index: number): QueueCommand {
+  const current = items[index];
+  switch (key) {
+    case 'j':
+    case 'ArrowDown':
+      return { type: 'move', index: Math.min(items.length - 1, index + 1) };
+    case 'k':
+    case 'ArrowUp':
+      return { type: 'move', index: Math.max(0, index - 1) };
+    case 'Enter':
+      return current ? { type: 'open', item: current } : { type: 'none' };
+    case 'a':
+      if (!current) return { type: 'none' };
+      return current.actions.includes('approve') ? { type: 'approve', item: current } : { type: 'none', note: `No approve for ${current.kind.replace(/_/g, ' ')} here: open it (Enter) to act.` };
+    case 'r':
+      if (!current) return { type: 'none' };
+      return current.actions.includes('reject') ? { type: 'reject', item: current } : { type: 'none', note: `No reject for ${current.kind.replace(/_/g, ' ')} here: open it (Enter) to act.` };
+    case 's':
+      return current ? { type: 'skip', key: current.key } : { type: 'none' };
+    default:
+      return { type: 'none' };
+  }
+}
+
+/** `kinds=a,b` in the URL ⇄ a list. */
+export const parseKinds = (value: string | undefined): string[] => (value ? value.split(',').filter(Boolean) : []);
