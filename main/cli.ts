@@ -66,8 +66,9 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`swarm-console: unknown command "${first}"\n\n${USAGE}`);
     return 2;
   }
-  if (wantsHelp(args)) {
-    console.log(COMMAND_HELP[name]);
+  // Human-only names have no help of their own: their refusal is the answer.
+  if (wantsHelp(args) && Object.hasOwn(COMMAND_HELP, name)) {
+    console.log(COMMAND_HELP[name as keyof typeof COMMAND_HELP]);
     return 0;
   }
   const command = await COMMANDS[name]();

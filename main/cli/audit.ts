@@ -3,10 +3,10 @@ import { parseArgs } from 'node:util';
 import { AuditLog, type AuditRecord } from '../core/commands/audit-log';
 import { humanStatePaths } from '../core/commands/secret';
 import { resolveConsoleUserDataDir } from '../core/paths/platform-data-dir';
+import { terminalJson, terminalLine } from './terminal-text';
 
-/** Control characters out: record fields come from a file anyone with the user's rights can edit. */
-// eslint-disable-next-line no-control-regex
-const printable = (value: unknown) => String(value ?? '').replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
+/** Control characters escaped: record fields come from a file anyone with the user's rights can edit. */
+const printable = (value: unknown) => terminalLine(String(value ?? ''));
 
 function line(record: AuditRecord | null, index: number): string {
   if (!record) return `#${index + 1}  (unreadable line)`;
@@ -33,7 +33,7 @@ export async function run(argv: string[]): Promise<number> {
   const log = new AuditLog(humanStatePaths(userDataDir).audit);
   const { records, chain } = log.read();
   if (values.json) {
-    process.stdout.write(`${JSON.stringify({ path: log.file, chain, records }, null, 2)}\n`);
+    process.stdout.write(`${terminalJson(JSON.stringify({ path: log.file, chain, records }, null, 2))}\n`);
   } else {
     process.stdout.write(`Audit log ${log.file}: ${records.length} records\n`);
     records.forEach((record, i) => process.stdout.write(`${line(record, i)}\n`));

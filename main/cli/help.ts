@@ -52,6 +52,15 @@ Gate denials and gate events, oldest first, one line each. Give --opencode, --pr
   --json            one JSON object per line
 
 Exit codes: 0 done · 1 the server could not be read · 2 usage`,
+
+  audit: `Usage: swarm-console audit [--json] [--user-data DIR]
+
+Lists the console's own audit log of human-only commands (every preview, commit, refusal and
+rollback), read-only, and checks its hash chain.
+  --json            the records and the chain check as one JSON document
+  --user-data DIR   the console's user-data folder (default: as the console resolves it)
+
+Exit codes: 0 chain intact · 2 usage · 3 chain broken`,
 } as const;
 
 export type HelpTopic = keyof typeof COMMAND_HELP;
