@@ -84,11 +84,12 @@ export class ReceiptsService {
   }
 
   /**
-   * A verification no older than `maxAgeMs` (or in progress), else a new one. A view that reloads
+   * A verification younger than `maxAgeMs` (or in progress), else a new one (0 always verifies again,
+   * even within the millisecond of the last one). A view that reloads
    * right after a change event then reuses the verification the event reported.
    */
   recent(maxAgeMs: number): Promise<ReceiptsModel> {
-    if (this.current && (this.verifying || Date.now() - this.verifiedAt <= maxAgeMs)) return this.current;
+    if (this.current && (this.verifying || Date.now() - this.verifiedAt < maxAgeMs)) return this.current;
     return this.refresh();
   }
 
