@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { ConsoleError } from '../../../shared/contract';
 import type { SkillApplyPreview, SkillDecisionResult, SkillRejectPreview, SkillRetirePreview } from '../../../shared/contract/skills';
 import type { CallerContext } from '../commands/confirmation';
+import { previewHeader } from '../commands/preview-header';
 import { CommitAbort, type HumanCommitInput, type HumanServices } from '../commands/runner';
 import { ABSENT, checkLiveBindings } from '../commands/tokens';
 import { backupName, readJsonFile, writeBackup, writeResult, type WrittenBackup } from '../commands/write/backup';
@@ -29,14 +30,6 @@ const fileSha = (file: string): string => {
     return ABSENT;
   }
 };
-
-const fingerprintShape = (snapshot: StoreSnapshot) => ({
-  path: snapshot.path,
-  entryCount: snapshot.fingerprint.entry_count,
-  lineCount: snapshot.fingerprint.line_count,
-  byteLength: snapshot.fingerprint.byte_length,
-  fileSha256: snapshot.fingerprint.file_sha256,
-});
 
 function slugOrThrow(slug: string): string {
   const check = checkSlug(slug);
@@ -84,7 +77,7 @@ export async function previewApply(services: HumanServices, caller: CallerContex
   const plan = planApply(stores, { slug, force: input.force, evaluate: input.evaluate });
   const { snapshot, bind } = applyBindings(stores, slug, input.force, input.evaluate);
   const minted = await services.preview(caller, { op: SKILL_APPLY_OP, target: snapshot.path, ids: plan.sourceIds, lines: lineBindings(snapshot, plan.sourceIds), store: snapshot.fingerprint, bind });
-  return { token: minted.token, token12: minted.token12, expiresAt: new Date(minted.payload.exp).toISOString(), consoleVersion: services.consoleVersion, store: fingerprintShape(snapshot), plan: toPlanView(plan), title: applyTitle(slug, input.force, input.evaluate) };
+  return { ...previewHeader(services, minted, snapshot), plan: toPlanView(plan), title: applyTitle(slug, input.force, input.evaluate) };
 }
 
 function backupFiles(files: Record<string, string>): Record<string, Buffer> {
@@ -215,11 +208,7 @@ export async function previewReject(services: HumanServices, caller: CallerConte
   const { snapshot, bind } = rejectBindings(stores, slug);
   const minted = await services.preview(caller, { op: SKILL_REJECT_OP, target: snapshot.path, ids: [slug], lines: { [slug]: ABSENT }, store: snapshot.fingerprint, bind });
   return {
-    token: minted.token,
-    token12: minted.token12,
-    expiresAt: new Date(minted.payload.exp).toISOString(),
-    consoleVersion: services.consoleVersion,
-    store: fingerprintShape(snapshot),
+    ...previewHeader(services, minted, snapshot),
     slug,
     proposalPath: plan.proposalPath ?? '',
     candidateHash: sha256(draft),
@@ -262,11 +251,7 @@ export async function previewRetire(services: HumanServices, caller: CallerConte
   const { snapshot, bind } = retireBindings(stores, slug);
   const minted = await services.preview(caller, { op: SKILL_RETIRE_OP, target: snapshot.path, ids: [slug], lines: { [slug]: ABSENT }, store: snapshot.fingerprint, bind });
   return {
-    token: minted.token,
-    token12: minted.token12,
-    expiresAt: new Date(minted.payload.exp).toISOString(),
-    consoleVersion: services.consoleVersion,
-    store: fingerprintShape(snapshot),
+    ...previewHeader(services, minted, snapshot),
     slug,
     activePath: activeRelPath(slug),
     markerPath: `${path.posix.dirname(activeRelPath(slug))}/retired.marker`,

@@ -15,6 +15,7 @@ import { readStoreSnapshot, sha256Hex, snapshotBytes, withoutLines, type StoreLi
 import { blastRadius } from './blast-radius';
 import { cleanReason, HIVE_QUARANTINE_OP, hivePaths, type HivePaths } from './hive-paths';
 import { scheduleRevertCheck } from './revert-check';
+import { previewHeader } from '../preview-header';
 
 type Preview = z.infer<typeof HiveQuarantinePreview>;
 type Result = z.infer<typeof WriteResult>;
@@ -34,13 +35,7 @@ export function lineageActor(value: Record<string, unknown> | null): string | nu
   return str(value?.lineage_actor);
 }
 
-export const fingerprintShape = (snapshot: StoreSnapshot) => ({
-  path: snapshot.path,
-  entryCount: snapshot.fingerprint.entry_count,
-  lineCount: snapshot.fingerprint.line_count,
-  byteLength: snapshot.fingerprint.byte_length,
-  fileSha256: snapshot.fingerprint.file_sha256,
-});
+export { fingerprintShape } from '../preview-header';
 
 /** The selected lines, exactly one per id, in store order; any missing or doubled id refuses. */
 export function selectExact(snapshot: StoreSnapshot, ids: readonly string[]): StoreLine[] {
@@ -70,11 +65,7 @@ export async function previewHiveQuarantine(services: HumanServices, caller: Cal
     bind: {},
   });
   return {
-    token: minted.token,
-    token12: minted.token12,
-    expiresAt: new Date(minted.payload.exp).toISOString(),
-    consoleVersion: services.consoleVersion,
-    store: fingerprintShape(snapshot),
+    ...previewHeader(services, minted, snapshot),
     entries: selected.map((line) => ({
       id: line.id as string,
       status: str(line.value?.status),

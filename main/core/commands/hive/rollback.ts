@@ -14,7 +14,8 @@ import { LockLostError, LockTimeoutError, withStoreLock } from '../write/store-l
 import { readStoreSnapshot, sha256Hex, snapshotBytes, withoutLines, type StoreLine, type StoreSnapshot } from '../write/store-snapshot';
 import { findBackup, type BackupInfo } from './backups';
 import { cleanReason, HIVE_ROLLBACK_OP, hivePaths, type HivePaths } from './hive-paths';
-import { fingerprintShape, liveBindings } from './quarantine';
+import { previewHeader } from '../preview-header';
+import { liveBindings } from './quarantine';
 
 type Preview = z.infer<typeof RollbackPreview>;
 type Result = z.infer<typeof WriteResult>;
@@ -61,11 +62,7 @@ export async function previewHiveRollback(services: HumanServices, caller: Calle
   const lines = Object.fromEntries(plan.selected.map((l) => [l.id as string, live.byId.get(l.id as string)?.[0]?.sha256 ?? ABSENT]));
   const minted = await services.preview(caller, { op: HIVE_ROLLBACK_OP, target: live.path, ids: Object.keys(lines), lines, store: live.fingerprint, bind: { backup: backup.name } });
   return {
-    token: minted.token,
-    token12: minted.token12,
-    expiresAt: new Date(minted.payload.exp).toISOString(),
-    consoleVersion: services.consoleVersion,
-    store: fingerprintShape(live),
+    ...previewHeader(services, minted, live),
     backup: backup.name,
     restore: plan.restore.map((l) => ({ id: l.id as string, lineSha256: l.sha256 })),
     skippedIdentical: plan.skipped,

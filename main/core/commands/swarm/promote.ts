@@ -6,7 +6,8 @@ import type { SwarmPreview, WriteResult } from '../../../../shared/contract/comm
 import type { WorkspacePaths } from '../../workspace/workspace';
 import type { CallerContext } from '../confirmation';
 import { cleanReason, hivePaths } from '../hive/hive-paths';
-import { fingerprintShape, selectExact } from '../hive/quarantine';
+import { selectExact } from '../hive/quarantine';
+import { previewHeader } from '../preview-header';
 import { CommitAbort, type HumanCommitInput, type HumanServices } from '../runner';
 import { checkLiveBindings, type TokenPayload } from '../tokens';
 import { backupName } from '../write/backup';
@@ -84,11 +85,7 @@ export async function previewSwarmPromote(services: HumanServices, caller: Calle
     bind: { new_id: newId, source: knowledgeFamily(paths).knowledge },
   });
   return {
-    token: minted.token,
-    token12: minted.token12,
-    expiresAt: new Date(minted.payload.exp).toISOString(),
-    consoleVersion: services.consoleVersion,
-    store: fingerprintShape(store),
+    ...previewHeader(services, minted, store),
     action: 'promote',
     tier: 'hive',
     linkId: null,

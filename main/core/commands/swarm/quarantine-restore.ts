@@ -5,7 +5,8 @@ import type { SwarmPreview, WriteResult } from '../../../../shared/contract/comm
 import type { WorkspacePaths } from '../../workspace/workspace';
 import type { CallerContext } from '../confirmation';
 import { cleanReason } from '../hive/hive-paths';
-import { fingerprintShape, selectExact } from '../hive/quarantine';
+import { selectExact } from '../hive/quarantine';
+import { previewHeader } from '../preview-header';
 import { CommitAbort, type HumanCommitInput, type HumanServices } from '../runner';
 import { checkLiveBindings, type TokenPayload } from '../tokens';
 import { scheduleRevertCheck } from '../hive/revert-check';
@@ -27,11 +28,7 @@ function entryView(line: StoreLine, from: 'active' | 'quarantined' | 'archived',
 }
 
 const previewBase = (services: HumanServices, minted: { token: string; token12: string; payload: TokenPayload }, snapshot: StoreSnapshot) => ({
-  token: minted.token,
-  token12: minted.token12,
-  expiresAt: new Date(minted.payload.exp).toISOString(),
-  consoleVersion: services.consoleVersion,
-  store: fingerprintShape(snapshot),
+  ...previewHeader(services, minted, snapshot),
 });
 
 function result(services: HumanServices, token12: string, backup: string, ids: string[], before: StoreSnapshot, after: StoreSnapshot, messages: string[]): Result {
