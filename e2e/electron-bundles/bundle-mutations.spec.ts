@@ -41,7 +41,7 @@ const mainMutations: Mutation[] = [
   { what: 'the unsubscribe handler is on another channel', file: 'main/index.js', find: 'ipcMain.handle(IPC_UNSUBSCRIBE_CHANNEL,', replace: 'ipcMain.handle("swarm:stop",', problem: /no IPC handler for swarm:unsubscribe/ },
   { what: 'a second instance does not focus the first', file: 'main/index.js', find: 'mainWindow.focus();', replace: '', problem: /a second instance left the first window/ },
   { what: 'a second instance is allowed to run', file: 'main/index.js', find: 'if (!app.requestSingleInstanceLock()) app.quit();', replace: 'if (!(app.requestSingleInstanceLock(), true)) app.quit();', problem: /a second instance did not quit/ },
-  { what: 'closing the window leaves the core running', file: 'main/index.js', find: 'await core?.dispose();', replace: '', problem: /still running .* after quit/ },
+  { what: 'closing the window leaves the core running', file: 'main/index.js', find: 'await core?.dispose();', replace: '', problem: /still running .* after quit|core was not disposed/ },
   {
     what: 'the main bundle is emitted as CommonJS',
     file: 'main/index.js',

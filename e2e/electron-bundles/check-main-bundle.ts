@@ -205,5 +205,10 @@ async function checkShutdown(run: MainBundleProcess, problems: string[], quitWit
   if (!ended) {
     const resources = await run.command<string[]>('activeResources').catch(() => ['(unknown)']);
     problems.push(`the process was still running ${quitWithinMs / 1000} s after quit, holding ${resources.join(', ')}`);
+    return;
   }
+  // The core's watchers and timers do not hold the process, so an exit alone does not show a dispose:
+  // its databases (index, bridge) still open at exit do.
+  const open = run.openFilesAtExit();
+  if (open?.length) problems.push(`the core was not disposed: at exit it still held ${open.join(', ')}`);
 }

@@ -1,4 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -25,6 +27,8 @@ export interface MainBundleProcess {
   waitForRecord(kind: string, timeoutMs?: number): Promise<StandinRecord>;
   /** Calls `listener` with every record from now on (e.g. to relay `webContents.send` to a preload). */
   onRecord(listener: (record: StandinRecord) => void): void;
+  /** Files under the user-data folder still open when the process exited (null: not known on this platform). */
+  openFilesAtExit(): string[] | null;
   /** Resolves when the process has ended, by itself or otherwise. */
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   hasExited(): boolean;
@@ -42,7 +46,8 @@ const register = pathToFileURL(path.join(import.meta.dirname, 'standin', 'regist
  */
 export function launchMainBundle(options: MainBundleOptions): MainBundleProcess {
   const entry = path.join(options.outDir, 'main', 'index.js');
-  const env: NodeJS.ProcessEnv = { ...process.env, STANDIN_USER_DATA: options.userDataDir, STANDIN_APP_VERSION: '0.1.0', ...options.env };
+  const exitReport = path.join(os.tmpdir(), `standin-exit-${process.pid}-${Math.random().toString(36).slice(2)}.json`);
+  const env: NodeJS.ProcessEnv = { ...process.env, STANDIN_USER_DATA: options.userDataDir, STANDIN_APP_VERSION: '0.1.0', STANDIN_EXIT_REPORT: exitReport, ...options.env };
   delete env.NODE_OPTIONS;
   // A copy of out/ outside the repo still resolves better-sqlite3, chokidar… from the repo.
   if (!path.resolve(entry).startsWith(repoRoot + path.sep)) env.STANDIN_RESOLVE_FROM = pathToFileURL(path.join(repoRoot, 'out', 'main', 'index.js')).href;
@@ -93,6 +98,15 @@ export function launchMainBundle(options: MainBundleOptions): MainBundleProcess 
     records,
     exited,
     hasExited: () => ended,
+    openFilesAtExit() {
+      try {
+        const open = JSON.parse(fs.readFileSync(exitReport, 'utf8')) as string[];
+        fs.rmSync(exitReport, { force: true });
+        return open;
+      } catch {
+        return null;
+      }
+    },
     output: () => output,
     onRecord: (listener) => void listeners.push(listener),
     kill: () => {

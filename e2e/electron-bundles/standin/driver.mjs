@@ -102,6 +102,24 @@ const commands = {
 // Electron runs the main script to its end before anything else happens; this driver is loaded
 // before the script (--import), so every command first waits for the script's evaluation. Importing
 // the entry returns the very module Node is running, once it has been evaluated.
+// Watchers and timers of the core do not keep the process alive on their own, so ending by itself
+// does not prove the core was disposed; the files it still holds open at exit do (Linux: /proc).
+process.on('exit', () => {
+  const report = process.env.STANDIN_EXIT_REPORT;
+  const userData = process.env.STANDIN_USER_DATA && fs.existsSync(process.env.STANDIN_USER_DATA) ? fs.realpathSync(process.env.STANDIN_USER_DATA) : null;
+  if (!report || !userData || !fs.existsSync('/proc/self/fd')) return;
+  const open = [];
+  for (const fd of fs.readdirSync('/proc/self/fd')) {
+    try {
+      const target = fs.readlinkSync(`/proc/self/fd/${fd}`);
+      if (target.startsWith(`${userData}/`)) open.push(target);
+    } catch {
+      // The fd used to list the folder is gone by the time it is read.
+    }
+  }
+  fs.writeFileSync(report, JSON.stringify(open));
+});
+
 const entry = pathToFileURL(fs.realpathSync(process.argv[1])).href;
 let entryEvaluated;
 const afterEntry = () => (entryEvaluated ??= import(entry).then(
