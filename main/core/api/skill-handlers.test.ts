@@ -168,8 +168,17 @@ describe('review.dismiss: clearing the queue items that have no store-writing de
     expect(await core.dispatcher.call('review.dismiss', { key: draft.key, reason: 'not now' })).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringContaining('human-only decision') } });
     expect(await core.dispatcher.call('review.dismiss', { key: 'rejected:swarm:nope@000000000000', reason: 'gone' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
     expect(fs.existsSync(path.join(demo.root, 'ud', 'review'))).toBe(false);
+    // A recommendation with a command is decided through it; one without (rewrite) is dismissed.
+    const withCommand = queue.items.find((i: any) => i.kind === 'curator_recommendation' && i.command);
+    const withoutCommand = queue.items.find((i: any) => i.kind === 'curator_recommendation' && !i.command);
+    expect(await core.dispatcher.call('review.dismiss', { key: withCommand.key, reason: 'later' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(fs.existsSync(path.join(demo.root, 'ud', 'review'))).toBe(false);
+    await call(core, 'review.dismiss', { key: withoutCommand.key, reason: 'the rewrite is already in the next phase plan' });
     // A repeated denial (built by the view from live counters) is dismissed by its directive and latest denial.
     await call(core, 'review.dismiss', { key: 'denial:dir-7@1764590000000', reason: 'the directive is being retired' });
-    expect((await call(core, 'review.queue')).dismissedKeys).toEqual(['denial:dir-7@1764590000000']);
+    const after = await call(core, 'review.queue');
+    expect(after.dismissedKeys.sort()).toEqual(['denial:dir-7@1764590000000', withoutCommand.key].sort());
+    expect(after.dismissed).toBe(1);
+    expect(after.items.map((i: any) => i.key)).toContain(withCommand.key);
   });
 });
