@@ -204,15 +204,67 @@ test.describe('skills at a console started from a terminal (demo workspace)', ()
     const panel = page.getByTestId('command-panel');
     await expect(panel.getByTestId('confirm-box')).toBeVisible();
     await expect(page.getByTestId('confirm-reason')).toBeFocused();
-    // Items without a command say so instead of acting.
+    // A recommendation without a command has nothing to approve: `a` marks it reviewed (console data only).
     const plain = commands.findIndex((c) => !c);
     if (plain >= 0) {
       await page.getByRole('button', { name: 'Back to the queue' }).click();
       await page.getByTestId('queue-list').focus();
       for (let i = 0; i < 10; i++) await page.keyboard.press('k');
       for (let i = 0; i < plain; i++) await page.keyboard.press('j');
+      const key = await page.locator('.queue-item.current').getAttribute('data-key');
       await page.keyboard.press('a');
-      await expect(page.getByTestId('queue-note')).toContainText('open it (Enter) to act');
+      await expect(page.locator(`[data-testid=queue-item][data-key="${key}"]`)).toHaveCount(0);
+      await expect(page.getByTestId('queue-dismissed')).toHaveText('1 dismissed');
     }
+  });
+
+  test('the operator clears the whole review queue by keyboard: decisions through the confirmation, the rest dismissed', async ({ page }) => {
+    test.setTimeout(300_000);
+    await page.goto(console_.launchUrl);
+    await openSkills(page, '?tab=queue');
+    const items = page.getByTestId('queue-item');
+    await expect(items.first()).toBeVisible({ timeout: 60_000 });
+    const list = page.getByTestId('queue-list');
+    await list.focus();
+    let codes = 0;
+    const confirmByCode = async (reason: string) => {
+      await expect(page.getByTestId('confirm-reason')).toBeFocused();
+      await page.keyboard.type(reason);
+      await page.keyboard.press('Tab');
+      await expect(page.getByTestId('request-code')).toBeFocused();
+      await page.keyboard.press('Enter');
+      const code = await console_.nextMatch(CODE_LINE, codes++);
+      await expect(page.getByTestId('confirm-code')).toBeEnabled();
+      await page.getByTestId('confirm-code').focus();
+      await page.keyboard.type(code);
+      await page.keyboard.press('Enter');
+    };
+    for (let step = 0; step < 80 && (await items.count()) > 0; step++) {
+      const before = await items.count();
+      const current = page.locator('.queue-item.current');
+      const key = (await current.getAttribute('data-key')) ?? '';
+      if (key.startsWith('skill:')) {
+        // A draft is rejected as a person: an operator_reject record, after which it waits no more.
+        await page.keyboard.press('r');
+        await confirmByCode('not this content: the operator keeps the current practice');
+        await expect(page.getByTestId('skill-result')).toContainText('Appended an operator_reject record');
+        await page.keyboard.press('Escape');
+      } else if (await current.getAttribute('data-command')) {
+        await page.keyboard.press('a');
+        await confirmByCode('the curator is right about this entry');
+        await expect(page.getByTestId('command-result')).toBeVisible();
+        await page.keyboard.press('Escape');
+      } else {
+        await page.keyboard.press('r');
+        await expect(page.getByTestId('dismiss-reason')).toBeFocused();
+        await page.keyboard.type('looked at it: nothing more to do');
+        await page.keyboard.press('Enter');
+      }
+      await expect(page.locator(`[data-testid=queue-item][data-key="${key}"]`)).toHaveCount(0);
+      test.info().annotations.push({ type: 'queue', description: `${key}: ${before} → ${await items.count()}` });
+      await list.focus();
+    }
+    await expect(page.getByTestId('queue-empty')).toContainText('Nothing is waiting for a person.');
+    await expect(page.getByTestId('queue-empty')).toContainText('dismissed');
   });
 });

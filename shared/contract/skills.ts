@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HumanCommitFields, humanCommit, humanPreview, NoInput, query } from './define';
+import { HumanCommitFields, humanCommit, humanPreview, NoInput, command, query } from './define';
 import { HumanPreviewBase } from './commands';
 
 /**
@@ -220,7 +220,17 @@ export const QueueItem = z.object({
   command: z.object({ preview: z.enum(['swarm.promote.preview', 'swarm.quarantine.preview', 'hive.quarantine.preview']), label: z.string(), id: z.string() }).nullable(),
 });
 export type QueueItem = z.infer<typeof QueueItem>;
-export const ReviewQueue = z.object({ items: z.array(QueueItem), counts: z.record(z.string(), z.number().int()) });
+export const ReviewQueue = z.object({
+  items: z.array(QueueItem),
+  counts: z.record(z.string(), z.number().int()),
+  /** Items left out because a person dismissed them (console-side record, not a plugin store). */
+  dismissed: z.number().int(),
+  /** Every dismissed key of this workspace, so the view can leave out the items it builds itself (repeated denials). */
+  dismissedKeys: z.array(z.string()),
+});
+/** Dismiss an item that has no store-writing decision: "reviewed — dismissed: <reason>". */
+export const ReviewDismissInput = z.object({ key: z.string().min(1).max(400), reason: z.string().trim().min(1, 'say why it needs nothing more').max(500) }).strict();
+export const ReviewDismissal = z.object({ key: z.string(), at: z.string(), reason: z.string() });
 
 export const skillOps = {
   'skills.overview': query('Skill drafts, motif proposals, active/retired/stale skills, external candidates, skill-improver proposals and quotas.', NoInput, SkillsOverview),
@@ -228,6 +238,7 @@ export const skillOps = {
   'skills.planApply': query('What skill_apply would do now with these options, in the plugin order, without writing.', PlanInput, ApplyPlan),
   'curator.overview': query('Curator summary (digests, compliance, recommendations next to their entries), findings, drift reports and insight queue.', NoInput, CuratorOverview),
   'review.queue': query('Everything waiting for a person: drafts, unapplied recommendations, rejected/unactionable lessons, contradictions, repeated denials.', NoInput, ReviewQueue),
+  'review.dismiss': command('Records "reviewed — dismissed: <reason>" for a queue item without a store-writing decision (console user data only); it returns when the item changes.', ReviewDismissInput, ReviewDismissal),
 } as const;
 
 // Human-only decisions (preview → token → the person's confirmation → commit → audit), issue 11's machinery.

@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
 import { createConsoleCore, type ConsoleCore } from '../console-core';
 import { commandFor } from '../curator/review-queue';
 import { DEMO_IDS as ID } from '../demo/ids';
@@ -112,5 +114,71 @@ describe('skills.* and curator.* on the demo workspace', () => {
     expect(commandFor('rewrite', 'k', 'swarm', 'active')).toBeNull();
     expect(commandFor('archive', 'k', 'swarm', 'quarantined')).toBeNull();
     expect(queue.counts.rejected_lesson + queue.counts.unactionable_lesson).toBeGreaterThan(0);
+  });
+});
+
+describe('review.dismiss: clearing the queue items that have no store-writing decision', () => {
+  const filesUnder = (dir: string): string[] =>
+    fs.readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? filesUnder(path.join(dir, d.name)) : [path.join(dir, d.name)]));
+
+  it('a dismissed item leaves the queue (counted), comes back when what was reviewed changes, and writes no store', async () => {
+    const { core, demo } = await open();
+    const queue = await call(core, 'review.queue');
+    expect(queue.dismissed).toBe(0);
+    const rejected = queue.items.find((i: any) => i.kind === 'rejected_lesson');
+    expect(rejected.actions).toEqual([]);
+    const projectBefore = treeHash(demo.projectDir);
+    const hiveBefore = treeHash(demo.hiveDir);
+
+    const dismissal = await call(core, 'review.dismiss', { key: rejected.key, reason: 'validation was right: the lesson named no scope' });
+    expect(dismissal).toMatchObject({ key: rejected.key, reason: 'validation was right: the lesson named no scope' });
+    const after = await call(core, 'review.queue');
+    expect(after.items.map((i: any) => i.key)).not.toContain(rejected.key);
+    expect(after.dismissed).toBe(1);
+    expect(after.counts.rejected_lesson).toBe(queue.counts.rejected_lesson - 1);
+    expect(treeHash(demo.projectDir)).toBe(projectBefore);
+    expect(treeHash(demo.hiveDir)).toBe(hiveBefore);
+
+    const file = filesUnder(path.join(demo.root, 'ud', 'review'))[0]!;
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(fs.readFileSync(file, 'utf8').trim())).toMatchObject({ v: 1, key: rejected.key, reason: 'validation was right: the lesson named no scope' });
+    const audit = fs.readFileSync(filesUnder(path.join(demo.root, 'ud')).find((f) => /audit[^/]*$/.test(f))!, 'utf8');
+    expect(audit).toContain('"op":"review.dismiss"');
+
+    // The plugin rewrites the rejected entry: the person reviewed something else, so it is back.
+    const id = rejected.open.entryId as string;
+    const storeFile = filesUnder(rejected.open.tier === 'hive' ? demo.hiveDir : demo.projectDir).find((f) => f.endsWith('.jsonl') && fs.readFileSync(f, 'utf8').includes(`"id":"${id}"`))!;
+    const lines = fs.readFileSync(storeFile, 'utf8').split('\n');
+    const at = lines.findIndex((l) => l.includes(`"id":"${id}"`));
+    lines[at] = JSON.stringify({ ...JSON.parse(lines[at]!), rejection_reason: 'rejected again with a new reason' });
+    fs.writeFileSync(storeFile, lines.join('\n'));
+    await expect.poll(async () => (await call(core, 'review.queue')).items.some((i: any) => i.open.entryId === id && i.kind === 'rejected_lesson' && i.key !== rejected.key), { timeout: 60_000 }).toBe(true);
+    expect((await call(core, 'review.queue')).dismissed).toBe(0);
+  });
+
+  it('refuses bad input, unknown keys and items that have a human-only decision, recording nothing', async () => {
+    const { core, demo } = await open();
+    const queue = await call(core, 'review.queue');
+    const draft = queue.items.find((i: any) => i.kind === 'skill_draft');
+    const unactionable = queue.items.find((i: any) => i.kind === 'unactionable_lesson');
+    expect(await core.dispatcher.call('review.dismiss', { key: unactionable.key, reason: '   ' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(await core.dispatcher.call('review.dismiss', { key: unactionable.key })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(await core.dispatcher.call('review.dismiss', { key: unactionable.key, reason: 'x'.repeat(501) })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(await core.dispatcher.call('review.dismiss', { key: unactionable.key, reason: 'ok', extra: 1 })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(await core.dispatcher.call('review.dismiss', { key: draft.key, reason: 'not now' })).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringContaining('human-only decision') } });
+    expect(await core.dispatcher.call('review.dismiss', { key: 'rejected:swarm:nope@000000000000', reason: 'gone' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect(fs.existsSync(path.join(demo.root, 'ud', 'review'))).toBe(false);
+    // A recommendation with a command is decided through it; one without (rewrite) is dismissed.
+    const withCommand = queue.items.find((i: any) => i.kind === 'curator_recommendation' && i.command);
+    const withoutCommand = queue.items.find((i: any) => i.kind === 'curator_recommendation' && !i.command);
+    expect(await core.dispatcher.call('review.dismiss', { key: withCommand.key, reason: 'later' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(fs.existsSync(path.join(demo.root, 'ud', 'review'))).toBe(false);
+    await call(core, 'review.dismiss', { key: withoutCommand.key, reason: 'the rewrite is already in the next phase plan' });
+    // A repeated denial (built by the view from live counters) is dismissed by its directive and latest denial.
+    await call(core, 'review.dismiss', { key: 'denial:dir-7@1764590000000', reason: 'the directive is being retired' });
+    const after = await call(core, 'review.queue');
+    expect(after.dismissedKeys.sort()).toEqual(['denial:dir-7@1764590000000', withoutCommand.key].sort());
+    expect(after.dismissed).toBe(1);
+    expect(after.items.map((i: any) => i.key)).toContain(withCommand.key);
   });
 });

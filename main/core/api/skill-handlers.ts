@@ -1,5 +1,6 @@
 import { ConsoleError } from '../../../shared/contract';
 import { curatorOverview, type EntryLookup } from '../curator/curator-read';
+import { appendDismissal, DENIAL_KEY, dismissalsFile, readDismissedKeys } from '../curator/review-dismissals';
 import { reviewQueue } from '../curator/review-queue';
 import { outcomeSignal } from '../knowledge/counters';
 import { distinctPhases, entryConfidence, entryLesson, entryStatus, str } from '../knowledge/entry-fields';
@@ -21,6 +22,7 @@ type SkillCalls =
   | 'skills.planApply'
   | 'curator.overview'
   | 'review.queue'
+  | 'review.dismiss'
   | 'skills.apply.preview'
   | 'skills.apply.commit'
   | 'skills.reject.preview'
@@ -72,6 +74,12 @@ export function createSkillHandlers(ctx: CoreContext, human: HumanServices): Pic
   const workspace = () => ctx.workspaces.current;
   const stores = () => storesOf(workspace());
   const model = () => knowledgeOf(workspace()).model();
+  const dismissals = () => dismissalsFile(ctx.options.userDataDir, workspace().paths.projectDir, workspace().paths.hiveDir);
+  const fullQueue = async () => {
+    const m = await model();
+    const { projectDir } = workspace().paths;
+    return reviewQueue({ skills: listSkills(projectDir), curator: curatorOverview(projectDir, entryLookup(m)), entries: m.inputs.entries, decisions: ['approve', 'reject'] });
+  };
   return {
     'skills.overview': () => {
       const { projectDir } = workspace().paths;
@@ -85,9 +93,21 @@ export function createSkillHandlers(ctx: CoreContext, human: HumanServices): Pic
     'skills.planApply': ({ slug, force, evaluate }) => toPlanView(planApply(storesOf(workspace()), { slug, force, evaluate })),
     'curator.overview': async () => curatorOverview(workspace().paths.projectDir, entryLookup(await model())),
     'review.queue': async () => {
-      const m = await model();
-      const { projectDir } = workspace().paths;
-      return reviewQueue({ skills: listSkills(projectDir), curator: curatorOverview(projectDir, entryLookup(m)), entries: m.inputs.entries, decisions: ['approve', 'reject'] });
+      const full = await fullQueue();
+      const dismissedKeys = readDismissedKeys(dismissals());
+      const items = full.items.filter((i) => !dismissedKeys.has(i.key));
+      const counts = Object.fromEntries(Object.keys(full.counts).map((kind) => [kind, items.filter((i) => i.kind === kind).length]));
+      return { items, counts, dismissed: full.items.length - items.length, dismissedKeys: [...dismissedKeys] };
+    },
+    'review.dismiss': async ({ key, reason }, caller) => {
+      if (!DENIAL_KEY.test(key)) {
+        const item = (await fullQueue()).items.find((i) => i.key === key);
+        if (!item) throw new ConsoleError('not_found', 'That item is no longer in the review queue (it changed or was decided). Nothing was recorded.');
+        if (item.actions.length) throw new ConsoleError('invalid_input', `This ${item.kind.replace(/_/g, ' ')} has a human-only decision: approve or reject it through the confirmation instead. Nothing was recorded.`);
+      }
+      const record = appendDismissal(dismissals(), key, reason);
+      await human.record(caller, { event: 'commit', op: 'review.dismiss', outcome: 'ok', ids: [key], reason, message: 'reviewed — dismissed (console user data only; no store written)' });
+      return { key: record.key, at: record.at, reason: record.reason };
     },
     'skills.apply.preview': (input, caller) => previewApply(human, caller, stores(), input),
     'skills.apply.commit': (input, caller) => commitApply(human, caller, stores(), input),

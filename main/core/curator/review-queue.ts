@@ -1,6 +1,7 @@
 import type { CuratorOverview, QueueItem, SkillItem } from '../../../shared/contract/skills';
 import { QUEUE_KINDS } from '../../../shared/contract/skills';
 import { list, s } from '../skills/skill-logs';
+import { fingerprint } from './review-dismissals';
 
 export interface QueueEntry {
   tier: string;
@@ -49,7 +50,8 @@ export function reviewQueue(input: { skills: SkillItem[]; curator: CuratorOvervi
     if (rec.action === 'flag_contradiction' && rec.entry?.tier === 'hive' && rec.entryId) flaggedHive.add(rec.entryId);
     const command = commandFor(rec.action, rec.entryId, rec.entry?.tier ?? null, rec.entry ? (/\((\w+)\)$/.exec(rec.entry.status)?.[1] ?? 'active') : null);
     items.push({
-      key: `rec:${rec.index}`,
+      // Without a command it can only be dismissed: the key then fingerprints what was reviewed.
+      key: command ? `rec:${rec.index}` : `rec:${rec.index}@${fingerprint([rec.action, rec.entryId, rec.reason, rec.appliedEvidence, input.curator.summary.lastUpdated])}`,
       kind: 'curator_recommendation',
       title: `Curator: ${rec.action.replace('_', ' ')} ${rec.entryId ?? ''}`.trim(),
       detail: clip(`${rec.reason} — ${rec.appliedEvidence}`),
@@ -64,9 +66,9 @@ export function reviewQueue(input: { skills: SkillItem[]; curator: CuratorOvervi
     const lesson = clip(s(e.value.lesson) ?? '');
     const at = s(e.value.rejected_at) ?? s(e.value.updated_at) ?? s(e.value.created_at);
     if (e.collection === 'rejected') {
-      items.push({ key: `rejected:${e.tier}:${id}`, kind: 'rejected_lesson', title: lesson || id, detail: clip(s(e.value.rejection_reason) ?? s(e.value.reason) ?? 'rejected by validation'), at, open: { view: 'knowledge', slug: null, entryId: id, tier: e.tier }, actions: [], command: null });
+      items.push({ key: `rejected:${e.tier}:${id}@${fingerprint(e.value)}`, kind: 'rejected_lesson', title: lesson || id, detail: clip(s(e.value.rejection_reason) ?? s(e.value.reason) ?? 'rejected by validation'), at, open: { view: 'knowledge', slug: null, entryId: id, tier: e.tier }, actions: [], command: null });
     } else if (e.collection === 'unactionable') {
-      items.push({ key: `unactionable:${e.tier}:${id}`, kind: 'unactionable_lesson', title: lesson || id, detail: clip(s(e.value.actionability_reason) ?? s(e.value.reason) ?? 'not actionable as written'), at, open: { view: 'knowledge', slug: null, entryId: id, tier: e.tier }, actions: [], command: null });
+      items.push({ key: `unactionable:${e.tier}:${id}@${fingerprint(e.value)}`, kind: 'unactionable_lesson', title: lesson || id, detail: clip(s(e.value.actionability_reason) ?? s(e.value.reason) ?? 'not actionable as written'), at, open: { view: 'knowledge', slug: null, entryId: id, tier: e.tier }, actions: [], command: null });
     } else if (e.tier === 'hive' && e.collection === 'active') {
       const tag = list(e.value.tags).find((t) => t.startsWith('contradiction:'));
       if (tag || flaggedHive.has(id)) {

@@ -5,6 +5,7 @@ import { createQuery } from '../../api/query';
 import { onSkillStoresChange } from './store-refresh';
 import { CommandPanel } from './CommandPanel';
 import { DecisionPanel, type Decision } from './DecisionPanel';
+import { DismissPanel } from './DismissPanel';
 import { orderedQueue, queueKey } from './queue-state';
 
 const KIND_LABEL: Record<(typeof QUEUE_KINDS)[number], string> = {
@@ -18,7 +19,8 @@ const KIND_LABEL: Record<(typeof QUEUE_KINDS)[number], string> = {
 
 /**
  * Everything waiting for a person in one keyboard-first list: j/k move, Enter opens, a approves
- * and r rejects (each opens the confirmation), s skips. Filters live in the URL.
+ * and r rejects (each opens the confirmation), s skips. Filters live in the URL. Items without a
+ * store-writing decision are dismissed instead: r asks for a reason, a marks them reviewed.
  */
 export function ReviewQueue(props: { kinds: string[]; onKinds: (kinds: string[]) => void; onOpen: (item: QueueItem) => void }): JSX.Element {
   const queue = createQuery('review.queue', () => ({}));
@@ -28,15 +30,18 @@ export function ReviewQueue(props: { kinds: string[]; onKinds: (kinds: string[])
   const [skipped, setSkipped] = createSignal<string[]>([]);
   const [note, setNote] = createSignal<string | null>(null);
   const [deciding, setDeciding] = createSignal<{ item: QueueItem; decision: Decision } | null>(null);
+  const [dismissing, setDismissing] = createSignal<QueueItem | null>(null);
+  const api = useApi();
   let list: HTMLDivElement | undefined;
-  onSkillStoresChange(useApi(), () => queue.refetch());
+  onSkillStoresChange(api, () => queue.refetch());
 
   const denials = createMemo((): QueueItem[] => {
     const threshold = rules.data()?.threshold ?? 3;
     return (counters.data() ?? [])
       .filter((c) => c.lastDay >= threshold)
       .map((c) => ({
-        key: `denial:${c.directiveId}`,
+        // A new denial changes lastTime, so a dismissed directive comes back when it is denied again.
+        key: `denial:${c.directiveId}@${c.lastTime}`,
         kind: 'repeated_denial' as const,
         title: `Directive ${c.directiveId} denied ${c.lastDay} times in the last day`,
         detail: c.tools.map((t) => `${t.tool} ×${t.count}`).join(', '),
@@ -46,7 +51,17 @@ export function ReviewQueue(props: { kinds: string[]; onKinds: (kinds: string[])
         command: null,
       }));
   });
-  const all = () => [...(queue.data()?.items ?? []), ...denials()];
+  const dismissedKeys = createMemo(() => new Set(queue.data()?.dismissedKeys ?? []));
+  const openDenials = () => denials().filter((d) => !dismissedKeys().has(d.key));
+  const dismissedCount = () => (queue.data()?.dismissed ?? 0) + denials().length - openDenials().length;
+  const all = () => [...(queue.data()?.items ?? []), ...openDenials()];
+  const dismiss = async (item: QueueItem, reason: string) => {
+    await api.call('review.dismiss', { key: item.key, reason });
+    setDismissing(null);
+    setSkipped(skipped().filter((k) => k !== item.key));
+    queue.refetch();
+    list?.focus();
+  };
   const visible = createMemo(() => orderedQueue(all(), props.kinds, skipped()));
   const count = (kind: string) => all().filter((i) => i.kind === kind).length;
   const current = () => visible()[Math.min(index(), Math.max(0, visible().length - 1))];
@@ -56,6 +71,7 @@ export function ReviewQueue(props: { kinds: string[]; onKinds: (kinds: string[])
     if (target.closest('input, textarea, select, button, [contenteditable]') && target !== list) return;
     if (event.key === 'Escape') {
       setDeciding(null);
+      setDismissing(null);
       return;
     }
     if (event.ctrlKey || event.metaKey || event.altKey) return;
@@ -69,6 +85,10 @@ export function ReviewQueue(props: { kinds: string[]; onKinds: (kinds: string[])
     if (command.type === 'move') setIndex(command.index);
     else if (command.type === 'open') props.onOpen(command.item);
     else if (command.type === 'skip') setSkipped([...skipped().filter((k) => k !== command.key), command.key]);
+    else if (command.type === 'dismiss') {
+      if (command.reason === null) setDismissing(command.item);
+      else void dismiss(command.item, command.reason).catch((failure: unknown) => setNote(failure instanceof Error ? failure.message : String(failure)));
+    }
     else setDeciding({ item: command.item, decision: command.type === 'approve' ? 'apply' : 'reject' });
   };
   onMount(() => list?.focus());
@@ -85,9 +105,12 @@ export function ReviewQueue(props: { kinds: string[]; onKinds: (kinds: string[])
             </button>
           )}
         </For>
+        <span class="muted" data-testid="queue-dismissed">
+          {dismissedCount()} dismissed
+        </span>
       </div>
       <p class="muted">
-        <kbd>j</kbd>/<kbd>k</kbd> move · <kbd>Enter</kbd> open · <kbd>a</kbd> approve · <kbd>r</kbd> reject with reason · <kbd>s</kbd> skip · <kbd>Esc</kbd> close the confirmation
+        <kbd>j</kbd>/<kbd>k</kbd> move · <kbd>Enter</kbd> open · <kbd>a</kbd> approve · <kbd>r</kbd> reject with reason · <kbd>s</kbd> skip (this session only) · <kbd>Esc</kbd> close the confirmation. Items with nothing to approve or reject: <kbd>r</kbd> dismiss with a reason, <kbd>a</kbd> mark reviewed (kept in the console’s data, back if the item changes)
       </p>
       <Show when={note()}>
         <p class="banner warn" data-testid="queue-note">
@@ -95,7 +118,14 @@ export function ReviewQueue(props: { kinds: string[]; onKinds: (kinds: string[])
         </p>
       </Show>
       <div class="queue-list" tabIndex={0} ref={list} onKeyDown={onKey} data-testid="queue-list" aria-label="Review queue" role="listbox" aria-activedescendant={current() ? `queue-${current()!.key}` : undefined}>
-        <For each={visible()} fallback={<p class="muted" data-testid="queue-empty">Nothing is waiting for a person.</p>}>
+        <For
+          each={visible()}
+          fallback={
+            <p class="muted" data-testid="queue-empty">
+              Nothing is waiting for a person{props.kinds.length ? ' in the chosen kinds' : ''}.{dismissedCount() ? ` ${dismissedCount()} dismissed.` : ''}
+            </p>
+          }
+        >
           {(item, i) => (
             <div
               id={`queue-${item.key}`}
@@ -114,6 +144,9 @@ export function ReviewQueue(props: { kinds: string[]; onKinds: (kinds: string[])
           )}
         </For>
       </div>
+      <Show when={dismissing()} keyed>
+        {(item) => <DismissPanel item={item} dismiss={(reason) => dismiss(item, reason)} onCancel={() => (setDismissing(null), list?.focus())} />}
+      </Show>
       <Show when={deciding()} keyed>
         {(d) => (
           <div class="queue-decision" data-testid="queue-decision" onKeyDown={(e) => e.key === 'Escape' && (setDeciding(null), list?.focus())}>

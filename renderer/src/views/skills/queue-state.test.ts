@@ -13,10 +13,19 @@ describe('review queue keyboard', () => {
     expect(queueKey('Enter', items, 1)).toEqual({ type: 'open', item: items[1] });
     expect(queueKey('a', items, 0)).toEqual({ type: 'approve', item: items[0] });
     expect(queueKey('r', items, 2)).toEqual({ type: 'reject', item: items[2] });
-    expect(queueKey('a', items, 1)).toMatchObject({ type: 'none', note: expect.stringContaining('curator recommendation') });
+    expect(queueKey('a', [item('x', 'curator_recommendation', ['approve'])], 0)).toMatchObject({ type: 'approve' });
     expect(queueKey('s', items, 1)).toEqual({ type: 'skip', key: 'r1' });
     expect(queueKey('x', items, 1)).toEqual({ type: 'none' });
     expect(queueKey('Enter', [], 0)).toEqual({ type: 'none' });
+  });
+
+  it('an item without a decision is dismissed: r asks for a reason, a marks it reviewed', () => {
+    expect(queueKey('r', items, 1)).toEqual({ type: 'dismiss', item: items[1], reason: null });
+    expect(queueKey('a', items, 1)).toEqual({ type: 'dismiss', item: items[1], reason: 'reviewed' });
+    const denial = item('denial:d@1', 'repeated_denial');
+    expect(queueKey('r', [denial], 0)).toEqual({ type: 'dismiss', item: denial, reason: null });
+    const withCommand = { ...item('h', 'hive_contradiction'), command: { preview: 'hive.quarantine.preview' as const, label: 'Quarantine', id: 'h' } };
+    expect(queueKey('r', [withCommand], 0)).toMatchObject({ type: 'none', note: expect.stringContaining('hive contradiction') });
   });
 
   it('filters by kinds from the URL and puts skipped items last', () => {
