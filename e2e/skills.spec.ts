@@ -179,6 +179,8 @@ test.describe('skills at a console started from a terminal (demo workspace)', ()
     await expect(page.getByTestId('request-code')).toBeFocused();
     await page.keyboard.press('Enter');
     const code = await console_.nextMatch(CODE_LINE, 0);
+    // The field is enabled once the page knows the code was printed; typed earlier, keys are lost.
+    await expect(page.getByTestId('confirm-code')).toBeEnabled();
     await page.getByTestId('confirm-code').focus();
     await page.keyboard.type(code);
     await page.keyboard.press('Enter');
