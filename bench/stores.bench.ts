@@ -20,7 +20,8 @@ import { StoreIndexService } from '../main/core/index/store-index-service';
 import { discoverFiles, locateStores, type StoreFile } from '../main/core/stores/locate';
 import { storeDef } from '../main/core/stores/catalog';
 import { writeSyntheticStores } from '../main/core/stores/synthetic-stores';
-import { Workspace, resolveWorkspacePaths } from '../main/core/workspace/workspace';
+import { Workspace } from '../main/core/workspace/workspace';
+import { resolveWorkspacePaths } from '../main/core/workspace/workspace-paths';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..');

@@ -16,7 +16,7 @@ import { commitHiveRollback, previewHiveRollback } from '../main/core/commands/h
 import { HumanServices } from '../main/core/commands/runner';
 import { FakeConfirmation } from '../main/core/commands/testing/fake-confirmation';
 import { fixtureId, makeHiveFixture } from '../main/core/commands/testing/hive-fixture';
-import { resolveWorkspacePaths } from '../main/core/workspace/workspace';
+import { resolveWorkspacePaths } from '../main/core/workspace/workspace-paths';
 
 const ENTRIES = Number(process.env.WRITE_BENCH_ENTRIES ?? 10_000);
 const ROUNDS = Number(process.env.WRITE_BENCH_ROUNDS ?? 40);

@@ -24,7 +24,7 @@ import { discoverFiles, locateStores, orphanedFiles, type StoreFile } from '../c
 import { readStoreFile } from '../core/stores/read-store-file';
 import { workspaceRoots } from '../core/stores/containment';
 import { terminalJson, terminalLine } from './terminal-text';
-import { resolveWorkspacePaths } from '../core/workspace/workspace';
+import { resolveWorkspacePaths } from '../core/workspace/workspace-paths';
 
 export interface InspectedStore {
   store: string;

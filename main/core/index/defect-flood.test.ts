@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { resolveWorkspacePaths } from '../workspace/workspace';
+import { resolveWorkspacePaths } from '../workspace/workspace-paths';
 import { gateWarnEvent, line } from '../stores/sample-records';
 import { MAX_STORED_DEFECTS, type StoreChange } from './ingest';
 import { StoreIndexService } from './store-index-service';

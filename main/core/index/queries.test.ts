@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EntriesInput, EventsInput } from '../../../shared/contract/stores';
-import { resolveWorkspacePaths } from '../workspace/workspace';
+import { resolveWorkspacePaths } from '../workspace/workspace-paths';
 import { writeSyntheticStores, syntheticIds } from '../stores/synthetic-stores';
 import { gateDenyEvent, line } from '../stores/sample-records';
 import { StoreIndexService } from './store-index-service';

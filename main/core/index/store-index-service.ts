@@ -5,7 +5,7 @@ import { discoverFiles, locateStores, matchPath, orphanedFiles, type StoreFile, 
 import { readStoreFile } from '../stores/read-store-file';
 import { confinementOf } from '../stores/containment';
 import { resolveLink } from '../paths/link';
-import { resolveWorkspacePaths, type WorkspacePaths } from '../workspace/workspace';
+import { resolveWorkspacePaths, type WorkspacePaths } from '../workspace/workspace-paths';
 import { StoreWatcher, relevantFor, type WatchTarget } from '../watch/store-watcher';
 import { createBulkIndexes, hasBulkIndexes, openIndex, type IndexDb, type OpenedIndex } from './open-index';
 import { forgetFile, syncFile, type StoreChange } from './ingest';

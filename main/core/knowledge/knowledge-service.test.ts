@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StoreIndexService } from '../index/store-index-service';
 import { line, lines, swarmEntryV2 } from '../stores/sample-records';
-import { resolveWorkspacePaths } from '../workspace/workspace';
+import { resolveWorkspacePaths } from '../workspace/workspace-paths';
 import { KnowledgeService } from './knowledge-service';
 
 const cleanups: (() => Promise<void> | void)[] = [];

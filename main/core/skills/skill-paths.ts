@@ -101,5 +101,3 @@ export function proposalProblem(projectDir: string, proposal: string): string | 
   return null;
 }
 
-/** Names the plugin writes as temp files (section 5.4); listings ignore them. */
-export const isTempName = (name: string): boolean => name.includes('.tmp');

@@ -102,8 +102,6 @@ export function storeDef(key: string): StoreDef | undefined {
 /** Key of the pseudo-store listing a local knowledge-family file the plugin ignores while linked. */
 export const orphanKey = (fileName: string) => `orphaned:${fileName}`;
 
-export const isTempName = (name: string) => name.includes('.tmp');
-
 /** A regex over root-relative paths (with `/`) for a pattern with `*` segments. */
 export function patternRegex(pattern: string): RegExp {
   const source = pattern

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { WorkspacePaths } from '../workspace/workspace';
+import type { WorkspacePaths } from '../workspace/workspace-paths';
 
 /**
  * Store files are read only where they resolve inside the workspace: the project folder or the

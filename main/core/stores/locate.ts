@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { WorkspacePaths } from '../workspace/workspace';
+import type { WorkspacePaths } from '../workspace/workspace-paths';
 import { LINK_REDIRECTED_FILES } from '../paths/link';
-import { STORES, isTempName, orphanKey, patternRegex, type StoreDef, type StoreTier } from './catalog';
+import { isTempName } from '../paths/temp-name';
+import { STORES, orphanKey, patternRegex, type StoreDef, type StoreTier } from './catalog';
 
 /** Where one catalogued store lives for a given workspace. */
 export interface StoreLocation {

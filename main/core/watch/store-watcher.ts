@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
-import { isTempName } from '../stores/catalog';
+import { isTempName } from '../paths/temp-name';
 
 export interface WatchTarget {
   /** A directory to follow; it may not exist yet (it is picked up when created). */

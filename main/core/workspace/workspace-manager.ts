@@ -4,7 +4,8 @@ import { ConsoleError } from '../../../shared/contract';
 import { demoHiveFor, ensureDemoWorkspace } from '../demo/ensure-demo';
 import { RELEASED_PROJECT, RELEASED_WORKTREE } from '../demo/released/ids';
 import { resolvePluginDataDir, type PlatformEnv, currentPlatformEnv } from '../paths/platform-data-dir';
-import { resolveWorkspacePaths, Workspace } from './workspace';
+import { Workspace } from './workspace';
+import { resolveWorkspacePaths } from './workspace-paths';
 import { ensurePrivateDir, writePrivateFileAtomic } from '../paths/private-files';
 
 /** Names that mark a folder as this console's user-data folder. */

@@ -1,46 +1,7 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
-import { resolveLink, type LinkResolution } from '../paths/link';
 import { ensurePrivateDir } from '../paths/private-files';
-
-export interface WorkspacePaths {
-  /** The worktree root (holds `.swarm/`). */
-  projectDir: string;
-  swarmDir: string;
-  /** The plugin's `<dataDir>`: hive store, hive events, `links/`. */
-  hiveDir: string;
-  hiveSource: 'flag' | 'env' | 'demo';
-  /** Where the knowledge family lives: the link dir when linked, else `swarmDir`. */
-  knowledgeDir: string;
-  link: LinkResolution;
-  isDemo: boolean;
-  /** Store files are read even where a symlink leads out of the workspace (the operator chose so). */
-  allowSymlinksOutside: boolean;
-}
-
-export function resolveWorkspacePaths(
-  projectDir: string,
-  hiveDir: string,
-  hiveSource: WorkspacePaths['hiveSource'],
-  isDemo: boolean,
-  allowSymlinksOutside = false,
-): WorkspacePaths {
-  const absoluteProject = path.resolve(projectDir);
-  const absoluteHive = path.resolve(hiveDir);
-  const link = resolveLink(absoluteProject, absoluteHive);
-  const swarmDir = path.join(absoluteProject, '.swarm');
-  return {
-    projectDir: absoluteProject,
-    swarmDir,
-    hiveDir: absoluteHive,
-    hiveSource,
-    knowledgeDir: link.dir ?? swarmDir,
-    link,
-    isDemo,
-    allowSymlinksOutside,
-  };
-}
+import type { WorkspacePaths } from './workspace-paths';
 
 /**
  * One opened project plus its hive. Areas attach their per-workspace services (index,

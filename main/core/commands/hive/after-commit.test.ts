@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { resolveWorkspacePaths } from '../../workspace/workspace';
+import { resolveWorkspacePaths } from '../../workspace/workspace-paths';
 import type { CallerContext } from '../confirmation';
 import { HumanServices } from '../runner';
 import { FakeConfirmation } from '../testing/fake-confirmation';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { z } from 'zod';
 import type { BlastRadius } from '../../../../shared/contract/commands';
 import { parseFrontmatter } from '../../stores/frontmatter';
-import type { WorkspacePaths } from '../../workspace/workspace';
+import type { WorkspacePaths } from '../../workspace/workspace-paths';
 import { readStoreSnapshot, type StoreLine } from '../write/store-snapshot';
 
 type Radius = z.infer<typeof BlastRadius>;

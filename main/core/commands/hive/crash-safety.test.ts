@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { resolveWorkspacePaths } from '../../workspace/workspace';
+import { resolveWorkspacePaths } from '../../workspace/workspace-paths';
 import type { CallerContext } from '../confirmation';
 import { HumanServices } from '../runner';
 import { FakeConfirmation } from '../testing/fake-confirmation';

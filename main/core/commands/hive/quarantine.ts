@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import type { z } from 'zod';
 import { ConsoleError } from '../../../../shared/contract';
 import type { HiveQuarantinePreview, WriteResult } from '../../../../shared/contract/commands';
-import type { WorkspacePaths } from '../../workspace/workspace';
+import type { WorkspacePaths } from '../../workspace/workspace-paths';
 import type { CallerContext } from '../confirmation';
 import { CommitAbort, type HumanCommitInput, type HumanServices } from '../runner';
 import { checkLiveBindings, TokenRefusal, type LiveBindings, type TokenPayload } from '../tokens';

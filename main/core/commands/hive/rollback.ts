@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { z } from 'zod';
 import { ConsoleError } from '../../../../shared/contract';
 import type { RollbackPreview, WriteResult } from '../../../../shared/contract/commands';
-import type { WorkspacePaths } from '../../workspace/workspace';
+import type { WorkspacePaths } from '../../workspace/workspace-paths';
 import type { CallerContext } from '../confirmation';
 import { CommitAbort, type HumanCommitInput, type HumanServices } from '../runner';
 import { ABSENT, checkLiveBindings, TokenRefusal } from '../tokens';

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { swarmEntryV1 } from '../../stores/sample-records';
-import { resolveWorkspacePaths } from '../../workspace/workspace';
+import { resolveWorkspacePaths } from '../../workspace/workspace-paths';
 import type { CallerContext } from '../confirmation';
 import { HumanServices } from '../runner';
 import { FakeConfirmation } from '../testing/fake-confirmation';

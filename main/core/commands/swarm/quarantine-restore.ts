@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { z } from 'zod';
 import { ConsoleError } from '../../../../shared/contract';
 import type { SwarmPreview, WriteResult } from '../../../../shared/contract/commands';
-import type { WorkspacePaths } from '../../workspace/workspace';
+import type { WorkspacePaths } from '../../workspace/workspace-paths';
 import type { CallerContext } from '../confirmation';
 import { cleanReason } from '../hive/hive-paths';
 import { selectExact } from '../hive/quarantine';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConsoleError } from '../../../../shared/contract';
-import type { WorkspacePaths } from '../../workspace/workspace';
+import type { WorkspacePaths } from '../../workspace/workspace-paths';
 import { readStoreSnapshot, type StoreSnapshot } from '../write/store-snapshot';
 
 export const SWARM_QUARANTINE_OP = 'swarm.quarantine.commit';

@@ -4,7 +4,7 @@
  * fake that presses OK. Prints the result as JSON on stdout; `SWARM_CONSOLE_PAUSE_AT` stops it at
  * a step (see write/pause-points.ts) so the test can kill it there.
  */
-import { resolveWorkspacePaths } from '../../workspace/workspace';
+import { resolveWorkspacePaths } from '../../workspace/workspace-paths';
 import { HIVE_QUARANTINE_OP } from '../hive/hive-paths';
 import { commitHiveQuarantine } from '../hive/quarantine';
 import { commitSwarmQuarantine } from '../swarm/quarantine-restore';
