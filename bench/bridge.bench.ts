@@ -19,9 +19,9 @@ import { percentile } from './report';
 import type { LiveEvent } from '../shared/contract/live';
 import { createConsoleCore } from '../main/core/console-core';
 import { Bridge } from '../main/core/bridge/bridge';
-import { startFakeLlm } from '../main/core/bridge/testing/fake-llm';
-import { OpencodeServer } from '../main/core/bridge/testing/opencode-harness';
-import { startFakeSseServer, syncToolPart } from '../main/core/bridge/testing/fake-sse-server';
+import { startFakeLlm } from '../testing/bridge/fake-llm';
+import { OpencodeServer } from '../testing/bridge/opencode-harness';
+import { startFakeSseServer, syncToolPart } from '../testing/bridge/fake-sse-server';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..');

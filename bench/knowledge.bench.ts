@@ -12,9 +12,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { BenchReport } from './report';
 import { percentile } from './report';
-import { knowledgeOf } from '../main/core/api/knowledge-handlers';
+import { knowledgeOf } from '../main/core/rpc/knowledge-handlers';
 import { createConsoleCore, type ConsoleCore } from '../main/core/console-core';
-import { generateDemoWorkspace } from '../main/core/demo/generate';
+import { generateDemoWorkspace } from '../main/demo/generate';
 
 const PAGE = { limit: 50, sort: { field: 'updated_at', dir: 'desc' } };
 

@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { BenchReport } from './report';
-import { writeReceiptJournal } from '../main/core/demo/generate';
+import { writeReceiptJournal } from '../main/demo/generate';
 import { verifyChainFile } from '../main/core/receipts/verify-file';
 
 const ROUNDS = 5;

@@ -14,14 +14,14 @@ import { fileURLToPath } from 'node:url';
 import type { BenchReport } from './report';
 import { percentile } from './report';
 import { createConsoleCore } from '../main/core/console-core';
-import { storeIndexOf } from '../main/core/api/store-handlers';
-import { generateDemoWorkspace } from '../main/core/demo/generate';
-import { StoreIndexService } from '../main/core/index/store-index-service';
+import { storeIndexOf } from '../main/core/rpc/store-handlers';
+import { generateDemoWorkspace } from '../main/demo/generate';
+import { StoreIndexService } from '../main/core/store-index/store-index-service';
 import { discoverFiles, locateStores, type StoreFile } from '../main/core/stores/locate';
 import { storeDef } from '../main/core/stores/catalog';
-import { writeSyntheticStores } from '../main/core/stores/synthetic-stores';
+import { writeSyntheticStores } from '../testing/stores/synthetic-stores';
 import { Workspace } from '../main/core/workspace/workspace';
-import { resolveWorkspacePaths } from '../main/core/workspace/workspace-paths';
+import { resolveWorkspacePaths } from '../main/core/platform/paths/workspace-paths';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..');
@@ -70,12 +70,12 @@ function writeData(project: string, hive: string, scale: { events: number; entri
       seed: 42,
       scale: { eventLines: Math.ceil(scale.events / 0.95), knowledgeEntries: Math.ceil(scale.entries / 0.9), receiptRecords: scale.receipts },
     });
-    return 'seeded demo generator (main/core/demo/generate.ts, seed 42)';
+    return 'seeded demo generator (main/demo/generate.ts, seed 42)';
   } catch (error) {
     fs.rmSync(project, { recursive: true, force: true });
     fs.rmSync(hive, { recursive: true, force: true });
     writeSyntheticStores(project, hive, scale, 7);
-    return `seeded local writer (main/core/stores/synthetic-stores.ts) — the demo generator failed: ${(error as Error).message}`;
+    return `seeded local writer (testing/stores/synthetic-stores.ts) — the demo generator failed: ${(error as Error).message}`;
   }
 }
 

@@ -26,7 +26,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from '@playwright/test';
 import type { BenchReport } from './report';
 import { percentile } from './report';
-import { generateDemoWorkspace } from '../main/core/demo/generate';
+import { generateDemoWorkspace } from '../main/demo/generate';
 import { allThreadsCpuPerFrame, frameCost, mainFrameCpu } from './frame-trace';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -1,5 +1,5 @@
-import { DEMO_IDS } from '../main/core/demo/ids';
-import { RELEASED_IDS } from '../main/core/demo/released/ids';
+import { DEMO_IDS } from '../main/demo/ids';
+import { RELEASED_IDS } from '../main/demo/released/ids';
 import { ACKNOWLEDGED_RULE, ANSWERED_RULE } from '../renderer/src/components/ack-terms';
 import { DEMO_PROJECTS, openDemoProject } from './demo-projects';
 import { expect, test } from './fixtures';

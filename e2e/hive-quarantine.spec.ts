@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { DEMO_IDS } from '../main/core/demo/ids';
+import { DEMO_IDS } from '../main/demo/ids';
 import { expect, test } from './fixtures';
 import { startConsoleInTerminal, type TerminalConsole } from './pty-console';
 

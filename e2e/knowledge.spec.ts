@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { DEMO_IDS } from '../main/core/demo/ids';
+import { DEMO_IDS } from '../main/demo/ids';
 import { expect, test } from './fixtures';
 import type { Page } from '@playwright/test';
 

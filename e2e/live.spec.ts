@@ -1,7 +1,7 @@
-import { startFakeLlm, type FakeLlm } from '../main/core/bridge/testing/fake-llm';
-import { GATE_ACK, GATE_DIRECTIVE_ID } from '../main/core/bridge/testing/gate-plugin';
-import { OpencodeServer } from '../main/core/bridge/testing/opencode-harness';
-import { RELEASED_IDS } from '../main/core/demo/released/ids';
+import { startFakeLlm, type FakeLlm } from '../testing/bridge/fake-llm';
+import { GATE_ACK, GATE_DIRECTIVE_ID } from '../testing/bridge/gate-plugin';
+import { OpencodeServer } from '../testing/bridge/opencode-harness';
+import { RELEASED_IDS } from '../main/demo/released/ids';
 import { ACKNOWLEDGED_RULE, ANSWERED_RULE } from '../renderer/src/components/ack-terms';
 import { DEMO_PROJECTS, openDemoProject } from './demo-projects';
 import { expect, test } from './fixtures';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { hiveEntry, lines, swarmEntryV1 } from '../main/core/stores/sample-records';
+import { hiveEntry, lines, swarmEntryV1 } from '../testing/stores/sample-records';
 import { expect, test } from './fixtures';
 
 /**

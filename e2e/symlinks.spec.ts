@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { swarmEntryV2 } from '../main/core/stores/sample-records';
+import { swarmEntryV2 } from '../testing/stores/sample-records';
 import { expect, test } from './fixtures';
 
 // Issue 10 item 8, as an operator meets it: a cloned project whose store is a symlink out of the

@@ -11,6 +11,7 @@ import { createConsoleCore, type ConsoleCore } from './core/console-core';
 import { registerIpcHost } from './hosts/electron-ipc';
 import { dialogConfirmation } from './hosts/dialog-confirmation';
 import { APP_ORIGIN, APP_SCHEME, isConsoleUrl, serveRendererRequest } from './hosts/renderer-protocol';
+import { demoWorkspaces } from './demo/demo-workspaces';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const rendererDir = path.join(here, '..', 'renderer');
@@ -61,7 +62,7 @@ if (!app.requestSingleInstanceLock()) {
 
   app.whenReady().then(async () => {
     core = await createConsoleCore(
-      { userDataDir: app.getPath('userData'), host: 'electron', version: app.getVersion() },
+      { userDataDir: app.getPath('userData'), host: 'electron', version: app.getVersion(), demo: demoWorkspaces },
       { project: flag(values.project) ?? null, hive: flag(values.hive) },
     );
     protocol.handle(APP_SCHEME, (request) => serveRendererRequest(rendererDir, request.url));

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { IPC_EVENT_CHANNEL } from '../../shared/contract';
-import { generateDemoWorkspace } from '../../main/core/demo/generate';
+import { generateDemoWorkspace } from '../../main/demo/generate';
 import { checkMainBundle, expected } from './check-main-bundle';
 import { checkPreloadBundle } from './check-preload-bundle';
 import { builtOutDir, launchMainBundle } from './main-bundle';

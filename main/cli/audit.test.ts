@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AuditLog } from '../core/commands/audit-log';
-import { humanStatePaths } from '../core/commands/secret';
+import { AuditLog } from '../core/human/audit-log';
+import { humanStatePaths } from '../core/human/secret';
 
 const CLI = path.resolve(__dirname, '../../bin/swarm-console.mjs');
 const dirs: string[] = [];

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { AuditLog, type AuditRecord } from '../core/commands/audit-log';
-import { humanStatePaths } from '../core/commands/secret';
-import { resolveConsoleUserDataDir } from '../core/paths/platform-data-dir';
+import { AuditLog, type AuditRecord } from '../core/human/audit-log';
+import { humanStatePaths } from '../core/human/secret';
+import { resolveConsoleUserDataDir } from '../core/platform/paths/platform-data-dir';
 import { terminalJson, terminalLine } from './terminal-text';
 
 /** Control characters escaped: record fields come from a file anyone with the user's rights can edit. */

@@ -3,10 +3,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeLlm, type FakeLlm } from '../core/bridge/testing/fake-llm';
-import { GATE_DIRECTIVE_ID } from '../core/bridge/testing/gate-plugin';
-import { OpencodeServer } from '../core/bridge/testing/opencode-harness';
-import { waitFor } from '../core/bridge/testing/wait';
+import { startFakeLlm, type FakeLlm } from '../../testing/bridge/fake-llm';
+import { GATE_DIRECTIVE_ID } from '../../testing/bridge/gate-plugin';
+import { OpencodeServer } from '../../testing/bridge/opencode-harness';
+import { waitFor } from '../../testing/bridge/wait';
 
 // `swarm-console denials` as an operator runs it, against the real opencode binary.
 

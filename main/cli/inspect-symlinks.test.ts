@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { lines, swarmEntryV2 } from '../core/stores/sample-records';
+import { lines, swarmEntryV2 } from '../../testing/stores/sample-records';
 
 // Issue 10 item 8 through the CLI: `inspect` does not read a store that leads out of the workspace.
 

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hiveEntry, line, lines, rejectedLesson, swarmEntryV1, swarmEntryV2 } from '../core/stores/sample-records';
+import { hiveEntry, line, lines, rejectedLesson, swarmEntryV1, swarmEntryV2 } from '../../testing/stores/sample-records';
 
 const repo = path.resolve(__dirname, '..', '..');
 const roots: string[] = [];

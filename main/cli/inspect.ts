@@ -17,14 +17,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { checkHiveFolder, type HiveFolderCheck } from '../core/paths/hive-folder';
-import { resolvePluginDataDir } from '../core/paths/platform-data-dir';
+import { checkHiveFolder, type HiveFolderCheck } from '../core/platform/paths/hive-folder';
+import { resolvePluginDataDir } from '../core/platform/paths/platform-data-dir';
 import { storeDef } from '../core/stores/catalog';
 import { discoverFiles, locateStores, orphanedFiles, type StoreFile } from '../core/stores/locate';
 import { readStoreFile } from '../core/stores/read-store-file';
 import { workspaceRoots } from '../core/stores/containment';
 import { terminalJson, terminalLine } from './terminal-text';
-import { resolveWorkspacePaths } from '../core/workspace/workspace-paths';
+import { resolveWorkspacePaths } from '../core/platform/paths/workspace-paths';
 
 export interface InspectedStore {
   store: string;

@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import { createConsoleCore } from '../core/console-core';
-import { checkHiveFolder } from '../core/paths/hive-folder';
+import { checkHiveFolder } from '../core/platform/paths/hive-folder';
 import { startHttpHost, type HttpHost } from '../hosts/http-host';
 import { openTerminal } from '../hosts/terminal';
 import { terminalConfirmation } from '../hosts/terminal-confirmation';
 import { builtRendererDir, packageVersion, parseWorkspaceCommand, toWorkspaceArgs } from './workspace-args';
+import { demoWorkspaces } from '../demo/demo-workspaces';
 
 const SHUTDOWN_GRACE_MS = 5_000;
 
@@ -44,7 +45,7 @@ export interface ServeOptions {
 export async function serve(options: ServeOptions): Promise<number> {
   let core;
   try {
-    core = await createConsoleCore({ userDataDir: options.userDataDir, host: 'browser', version: packageVersion() }, { project: options.project, hive: options.hive });
+    core = await createConsoleCore({ userDataDir: options.userDataDir, host: 'browser', version: packageVersion(), demo: demoWorkspaces }, { project: options.project, hive: options.hive });
   } catch (error) {
     console.error(`swarm-console serve: ${(error as Error).message}`);
     return 1;

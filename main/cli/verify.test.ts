@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { sha256Hex } from '../core/receipts/canonical-json';
-import { ChainBuilder } from '../core/receipts/journal-builder';
+import { sha256Hex } from '../core/rules/canonical-json';
+import { ChainBuilder } from '../../testing/receipts/journal-builder';
 import { run } from './verify';
 
 let project: string;

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import path from 'node:path';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { resolveConsoleUserDataDir } from '../core/paths/platform-data-dir';
+import { resolveConsoleUserDataDir } from '../core/platform/paths/platform-data-dir';
 
 export interface WorkspaceArgs {
   project: string | null;

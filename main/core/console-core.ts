@@ -1,13 +1,13 @@
-import { createDispatcher, type Dispatcher, type Handlers } from './api/dispatcher';
-import type { CoreContext, CoreOptions } from './api/context';
-import { createWorkspaceHandlers } from './api/workspace-handlers';
-import { createStoreHandlers } from './api/store-handlers';
-import { createKnowledgeHandlers } from './api/knowledge-handlers';
-import { createReceiptHandlers } from './api/receipt-handlers';
-import { createLiveHandlers } from './api/live-handlers';
-import { createSkillHandlers } from './api/skill-handlers';
-import { createCommandHandlers } from './api/command-handlers';
-import { HumanServices } from './commands/runner';
+import { createDispatcher, type Dispatcher, type Handlers } from './rpc/dispatcher';
+import type { CoreContext, CoreOptions } from './rpc/context';
+import { createWorkspaceHandlers } from './rpc/workspace-handlers';
+import { createStoreHandlers } from './rpc/store-handlers';
+import { createKnowledgeHandlers } from './rpc/knowledge-handlers';
+import { createReceiptHandlers } from './rpc/receipt-handlers';
+import { createLiveHandlers } from './rpc/live-handlers';
+import { createSkillHandlers } from './rpc/skill-handlers';
+import { createCommandHandlers } from './rpc/command-handlers';
+import { HumanServices } from './human/runner';
 import { WorkspaceManager, type OpenRequest } from './workspace/workspace-manager';
 
 export interface ConsoleCore {
@@ -24,7 +24,7 @@ export interface ConsoleCore {
  */
 export async function createConsoleCore(options: CoreOptions, initial: OpenRequest): Promise<ConsoleCore> {
   const disposers: (() => void | Promise<void>)[] = [];
-  const workspaces = new WorkspaceManager(options.userDataDir);
+  const workspaces = new WorkspaceManager(options.userDataDir, options.demo ?? null);
   const context: CoreContext = { options, workspaces, onDispose: (d) => disposers.push(d) };
   const human = new HumanServices({ userDataDir: options.userDataDir, consoleVersion: options.version, ...options.human });
   const handlers: Handlers = {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createConsoleCore, type ConsoleCore } from '../core/console-core';
-import { fileSha, makeHiveFixture } from '../core/commands/testing/hive-fixture';
+import { fileSha, makeHiveFixture } from '../../testing/human/hive-fixture';
 import { dialogConfirmation, type MessageBoxOptions } from './dialog-confirmation';
 
 const cleanups: (() => unknown)[] = [];

@@ -1,4 +1,4 @@
-import type { ConfirmationPort, ConfirmationPrompt } from '../core/commands/confirmation';
+import type { ConfirmationPort, ConfirmationPrompt } from '../core/human/confirmation';
 
 /** The slice of Electron's `dialog.showMessageBox` the port uses (a fake stands in for it in tests). */
 export interface MessageBoxOptions {

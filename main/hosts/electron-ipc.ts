@@ -1,6 +1,6 @@
 import type { IpcMain, IpcMainInvokeEvent, WebContents, WebFrameMain } from 'electron';
 import { contract, ipcChannel, IPC_EVENT_CHANNEL, IPC_UNSUBSCRIBE_CHANNEL, opNames } from '../../shared/contract';
-import type { Dispatcher } from '../core/api/dispatcher';
+import type { Dispatcher } from '../core/rpc/dispatcher';
 
 const SUBSCRIPTION_ID = /^[A-Za-z0-9_-]{8,64}$/;
 

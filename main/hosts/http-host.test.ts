@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConsoleCore, type ConsoleCore } from '../core/console-core';
 import { startHttpHost, type HttpHost } from './http-host';
+import { demoWorkspaces } from '../demo/demo-workspaces';
 
 const tempDir = (prefix: string) => fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 
@@ -56,7 +57,7 @@ describe('the browser host carries the contract over loopback HTTP, for the tab 
   let tab: SignedIn;
 
   beforeAll(async () => {
-    core = await createConsoleCore({ userDataDir, host: 'browser', version: 'test' }, { project: null });
+    core = await createConsoleCore({ userDataDir, host: 'browser', version: 'test', demo: demoWorkspaces }, { project: null });
     host = await startHttpHost({ dispatcher: core.dispatcher, rendererDir: fakeRenderer(), port: 0, launch: { command: 'npm start', interactive: true } });
     tab = await signIn(host, host.launchUrl);
   });
@@ -208,7 +209,7 @@ describe('a subscription request that is not allowed changes nothing', () => {
   let host: HttpHost;
 
   beforeAll(async () => {
-    core = await createConsoleCore({ userDataDir, host: 'browser', version: 'test' }, { project: null });
+    core = await createConsoleCore({ userDataDir, host: 'browser', version: 'test', demo: demoWorkspaces }, { project: null });
     host = await startHttpHost({ dispatcher: core.dispatcher, rendererDir: fakeRenderer(), port: 0 });
   });
   afterAll(async () => {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Dispatcher } from '../core/api/dispatcher';
+import type { Dispatcher } from '../core/rpc/dispatcher';
 import { signInMessage, signInPage, wrongHostPage, type LaunchHints } from './http-pages';
 import { checkFetchSite, checkOrigin, pageCookieName, readCookie, SECURITY_HEADERS, SESSION_HEADER } from './http-security';
 import { SessionBook, type Session } from './http-session';

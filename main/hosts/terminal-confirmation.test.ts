@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createConsoleCore, type ConsoleCore } from '../core/console-core';
-import { fileSha, makeHiveFixture, type HiveFixture } from '../core/commands/testing/hive-fixture';
+import { fileSha, makeHiveFixture, type HiveFixture } from '../../testing/human/hive-fixture';
 import { NO_TERMINAL_REASON, terminalConfirmation } from './terminal-confirmation';
 
 const cleanups: (() => unknown)[] = [];

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
-import type { ConfirmationPort } from '../core/commands/confirmation';
-import { WRONG_CODE_LIMIT } from '../core/commands/runner';
+import type { ConfirmationPort } from '../core/human/confirmation';
+import { WRONG_CODE_LIMIT } from '../core/human/runner';
 
 export const NO_TERMINAL_REASON =
   'This console was not started from an interactive terminal (`swarm-console serve` needs stdin and stdout on a terminal), so no person can confirm here. Everything stays readable; to quarantine or restore, run `swarm-console serve` in a terminal or open the desktop app.';

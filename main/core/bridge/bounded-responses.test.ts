@@ -60,7 +60,7 @@ async function misbehavingServer(endless: 'history' | 'health'): Promise<{ url: 
 
 function runMeasured(args: string[]): Promise<{ code: number; stdout: string; stderr: string; maxRssMb: number }> {
   return new Promise((resolve) => {
-    const env = { ...process.env, NODE_OPTIONS: `--require ${path.join(__dirname, 'testing', 'report-max-rss.cjs')}` };
+    const env = { ...process.env, NODE_OPTIONS: `--require ${path.join(repo, 'testing', 'bridge', 'report-max-rss.cjs')}` };
     execFile(process.execPath, args, { cwd: repo, env, maxBuffer: 16 * MB }, (error, stdout, stderr) => {
       const rss = /max-rss-kib=(\d+)/.exec(stderr);
       resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr, maxRssMb: rss ? Number(rss[1]) / 1024 : Number.NaN });
@@ -71,7 +71,7 @@ function runMeasured(args: string[]): Promise<{ code: number; stdout: string; st
 describe('bounded answers from an OpenCode server', () => {
   it('stops reading an endless /sync/history at the cap and says so in the server state (the Live view)', async () => {
     const server = await misbehavingServer('history');
-    const result = await runMeasured(['--import', 'tsx', path.join(__dirname, 'testing', 'bridge-probe.ts'), server.url]);
+    const result = await runMeasured(['--import', 'tsx', path.join(repo, 'testing', 'bridge', 'bridge-probe.ts'), server.url]);
     expect(result.code).toBe(0);
     const { state } = JSON.parse(result.stdout.trim().split('\n').at(-1) as string);
     expect(state).toMatchObject({ kind: 'refused', reason: `history response over ${RESPONSE_LIMITS.history / MB} MB` });
@@ -89,7 +89,7 @@ describe('bounded answers from an OpenCode server', () => {
 
   it('an endless health answer is cut at its 1 MB cap too', async () => {
     const server = await misbehavingServer('health');
-    const result = await runMeasured(['--import', 'tsx', path.join(__dirname, 'testing', 'bridge-probe.ts'), server.url]);
+    const result = await runMeasured(['--import', 'tsx', path.join(repo, 'testing', 'bridge', 'bridge-probe.ts'), server.url]);
     const { state } = JSON.parse(result.stdout.trim().split('\n').at(-1) as string);
     expect(state).toMatchObject({ kind: 'refused', reason: 'health response over 1 MB' });
     expect(result.maxRssMb).toBeLessThan(RSS_BOUND_MB);

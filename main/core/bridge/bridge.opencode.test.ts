@@ -4,11 +4,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConnectionState, FeedItem, LiveEvent } from '../../../shared/contract/live';
 import { Bridge } from './bridge';
-import { startFakeLlm, type FakeLlm } from './testing/fake-llm';
-import { GATE_ACK, GATE_DIRECTIVE_ID } from './testing/gate-plugin';
-import { OpencodeServer } from './testing/opencode-harness';
-import { TcpProxy } from './testing/tcp-proxy';
-import { waitFor } from './testing/wait';
+import { startFakeLlm, type FakeLlm } from '../../../testing/bridge/fake-llm';
+import { GATE_ACK, GATE_DIRECTIVE_ID } from '../../../testing/bridge/gate-plugin';
+import { OpencodeServer } from '../../../testing/bridge/opencode-harness';
+import { TcpProxy } from '../../../testing/bridge/tcp-proxy';
+import { waitFor } from '../../../testing/bridge/wait';
 
 // Integration tests against the REAL `opencode serve` 1.18.33 binary, a loopback fake model and a
 // test plugin that throws the knowledge gate's denial. Each server start costs seconds on a shared

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { DirectiveCounter, FeedFilter, FeedItem } from '../../../shared/contract/live';
-import { ensurePrivateDatabaseFile } from '../paths/private-files';
+import { ensurePrivateDatabaseFile } from '../platform/paths/private-files';
 
 /**
  * Everything the feed ever showed, in SQLite (`<userDataDir>/bridge.db`, or `:memory:` for the

@@ -7,7 +7,7 @@ import { Bridge } from './bridge';
 import { parseGateEvent } from './events-log';
 import { Feed } from './feed';
 import { FeedStore } from './feed-store';
-import { waitFor } from './testing/wait';
+import { waitFor } from '../../../testing/bridge/wait';
 
 const NOW = Date.UTC(2026, 10, 29, 18, 0, 0);
 

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ConnectionState, FeedItem } from '../../../shared/contract/live';
 import { Bridge } from './bridge';
-import { startFakeSseServer, syncToolPart, type FakeSseServer } from './testing/fake-sse-server';
-import { waitFor } from './testing/wait';
+import { startFakeSseServer, syncToolPart, type FakeSseServer } from '../../../testing/bridge/fake-sse-server';
+import { waitFor } from '../../../testing/bridge/wait';
 
 // The stream-handling edge cases a real server will not produce on demand, against a tiny fake
 // of the routes the bridge uses.

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../paths/private-files';
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../platform/paths/private-files';
 
 /**
  * "Reviewed — dismissed: <reason>" for review-queue items that have no store-writing decision

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TimeSlicer } from '../util/time-slicer';
+import { TimeSlicer } from '../platform/util/time-slicer';
 import { keptTimes, rankByBase, rankByBaseSliced, rankingBasis } from './injection-preview';
 import { baseScore, phaseCategories } from './injection-scoring';
 import { SimilarityRunner } from './similarity-runner';

@@ -1,4 +1,4 @@
-import { jaccard, nearDuplicateComponents, wordBigrams } from './similarity';
+import { jaccard, nearDuplicateComponents, wordBigrams } from '../rules/similarity';
 
 export interface ClusterInput {
   id: string;

@@ -1,8 +1,8 @@
-import { buildCounterRollups, effectiveOutcomes, instant, outcomeSignal, violationsSince, type CounterRollup, type EffectiveOutcomes } from './counters';
-import { entryId, str } from './entry-fields';
+import { buildCounterRollups, effectiveOutcomes, instant, outcomeSignal, violationsSince, type CounterRollup, type EffectiveOutcomes } from '../rules/counters';
+import { entryId, str } from '../rules/entry-fields';
 import type { EntryMarkers, KnowledgeInputs, SourceEntry } from './knowledge-model';
-import { expiryMarker, qualityMarkers } from './lifecycle';
-import type { KnowledgeThresholds } from './thresholds';
+import { expiryMarker, qualityMarkers } from '../rules/lifecycle';
+import type { KnowledgeThresholds } from '../rules/thresholds';
 
 export const VIOLATION_WINDOW_DAYS = 7;
 const DAY_MS = 86_400_000;

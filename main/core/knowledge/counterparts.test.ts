@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TimeSlicer } from '../util/time-slicer';
+import { TimeSlicer } from '../platform/util/time-slicer';
 import { CounterpartIndex } from './counterparts';
 import { DerivedCache } from './derived-cache';
 import type { SourceEntry } from './knowledge-model';

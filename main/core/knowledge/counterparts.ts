@@ -1,6 +1,6 @@
 import type { SourceEntry } from './knowledge-model';
-import { jaccard } from './similarity';
-import { NO_SLICING, type TimeSlicer } from '../util/time-slicer';
+import { jaccard } from '../rules/similarity';
+import { NO_SLICING, type TimeSlicer } from '../platform/util/time-slicer';
 
 export type TierGroup = 'hive' | 'project';
 export const tierGroup = (tier: SourceEntry['tier']): TierGroup => (tier === 'hive' ? 'hive' : 'project');

@@ -1,9 +1,9 @@
 import type { DirectiveRow } from '../../../shared/contract/knowledge';
 import type { CounterState } from './counter-state';
-import { entryLesson, type RawEntry } from './entry-fields';
+import { entryLesson, type RawEntry } from '../rules/entry-fields';
 import type { SourceEntry } from './knowledge-model';
-import { normalizeLesson, wordBigrams } from './similarity';
-import type { KnowledgeThresholds } from './thresholds';
+import { normalizeLesson, wordBigrams } from '../rules/similarity';
+import type { KnowledgeThresholds } from '../rules/thresholds';
 
 /**
  * Per-entry results that survive model rebuilds. Entries are kept by rid across rebuilds (see

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import type { DirectiveRow, DirectivesQuery } from '../../../shared/contract/knowledge';
 import type { KnowledgeModel } from './knowledge-model';
 import { VIOLATION_WINDOW_DAYS } from './knowledge-model';
-import { isActiveStatus } from './thresholds';
-import type { TimeSlicer } from '../util/time-slicer';
+import { isActiveStatus } from '../rules/thresholds';
+import type { TimeSlicer } from '../platform/util/time-slicer';
 
 export { directiveRow, isDirective } from './directive-rows';
 

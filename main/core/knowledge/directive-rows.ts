@@ -1,7 +1,7 @@
 import type { DirectiveRow } from '../../../shared/contract/knowledge';
-import { entryConfidence, entryId, entryLesson, entryPriority, entryStatus, hasExplicitPriority, str, strList, type RawEntry } from './entry-fields';
+import { entryConfidence, entryId, entryLesson, entryPriority, entryStatus, hasExplicitPriority, str, strList, type RawEntry } from '../rules/entry-fields';
 import type { KnowledgeModel, SourceEntry } from './knowledge-model';
-import { maturityVerdict } from './maturity-gate';
+import { maturityVerdict } from '../rules/maturity-gate';
 
 const DIRECTIVE_FIELDS = [
   'triggers',

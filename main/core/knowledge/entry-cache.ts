@@ -1,5 +1,5 @@
-import type { EntryPosition, IndexedEntryLine, KnowledgeSource } from '../index/knowledge-source';
-import type { TimeSlicer } from '../util/time-slicer';
+import type { EntryPosition, IndexedEntryLine, KnowledgeSource } from '../store-index/knowledge-source';
+import type { TimeSlicer } from '../platform/util/time-slicer';
 import { toSourceEntry } from './from-index';
 import type { SourceEntry } from './knowledge-model';
 

@@ -1,8 +1,8 @@
 import type { EntryDetail } from '../../../shared/contract/knowledge';
-import { confirmationTimeline, entryId, entryLesson, entryStatus } from './entry-fields';
+import { confirmationTimeline, entryId, entryLesson, entryStatus } from '../rules/entry-fields';
 import type { Counterpart } from './counterparts';
 import type { KnowledgeModel, SourceEntry } from './knowledge-model';
-import { maturityVerdict } from './maturity-gate';
+import { maturityVerdict } from '../rules/maturity-gate';
 import { VIOLATION_WINDOW_DAYS } from './knowledge-model';
 
 const RECENT_RECEIPTS = 50;

@@ -1,5 +1,5 @@
-import { instant } from './counters';
-import { str, strList } from './entry-fields';
+import { instant } from '../rules/counters';
+import { str, strList } from '../rules/entry-fields';
 import type { EventRef, SourceEvent } from './knowledge-model';
 
 /** Knowledge events and legacy application-log lines by the entry ids they name, newest first per id. */

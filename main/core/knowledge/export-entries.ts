@@ -1,5 +1,5 @@
 import type { EntryItem } from '../../../shared/contract/stores';
-import type { TimeSlicer } from '../util/time-slicer';
+import type { TimeSlicer } from '../platform/util/time-slicer';
 
 /**
  * Export of the current filtered set. JSON Lines carries each entry exactly as written in its

@@ -1,9 +1,9 @@
 import path from 'node:path';
-import type { IndexedEntryLine, IndexedLine, KnowledgeSource } from '../index/knowledge-source';
-import { parseJsonObject } from '../index/sql';
+import type { IndexedEntryLine, IndexedLine, KnowledgeSource } from '../store-index/knowledge-source';
+import { parseJsonObject } from '../store-index/sql';
 import { STORES, storeDef } from '../stores/catalog';
 import { parseFrontmatter } from '../stores/frontmatter';
-import { strList } from './entry-fields';
+import { strList } from '../rules/entry-fields';
 import type { EntryCollection, EntryTier, KnowledgeInputs, SkillRef, SourceEntry, SourceEvent } from './knowledge-model';
 
 /**

@@ -1,9 +1,9 @@
 import type { Inboxes } from '../../../shared/contract/knowledge';
-import { entryConfidence, entryId, entryLesson, entryStatus } from './entry-fields';
+import { entryConfidence, entryId, entryLesson, entryStatus } from '../rules/entry-fields';
 import { groupRejected, unactionableQueue } from './inboxes';
 import type { KnowledgeModel, SourceEntry } from './knowledge-model';
 import { runSimilarityTask, type DuplicatesInput, type DuplicatesOutput } from './similarity-tasks';
-import type { TimeSlicer } from '../util/time-slicer';
+import type { TimeSlicer } from '../platform/util/time-slicer';
 
 /** Clusters returned per tier group (the total says how many exist), and lessons listed per cluster. */
 export const MAX_CLUSTERS = 100;

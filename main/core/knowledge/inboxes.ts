@@ -1,4 +1,4 @@
-import { num, str, type RawEntry } from './entry-fields';
+import { num, str, type RawEntry } from '../rules/entry-fields';
 
 /**
  * Triage inboxes: rejected lessons by validation layer and the unactionable queue. Layers

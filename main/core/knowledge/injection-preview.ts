@@ -1,9 +1,9 @@
-import { entryId, entryLesson, entryScope, entryStatus, str, type RawEntry } from './entry-fields';
-import { normalizeLesson } from './similarity';
+import { entryId, entryLesson, entryScope, entryStatus, str, type RawEntry } from '../rules/entry-fields';
+import { normalizeLesson } from '../rules/similarity';
 import { MERGE_KINDS, mergeTierLessons, READER_DEDUP_THRESHOLD, type MergeKind, type TierMerge } from './tier-merge';
-import type { TimeSlicer } from '../util/time-slicer';
+import type { TimeSlicer } from '../platform/util/time-slicer';
 import { baseOrder } from './base-order';
-import { isActiveStatus, type KnowledgeThresholds } from './thresholds';
+import { isActiveStatus, type KnowledgeThresholds } from '../rules/thresholds';
 import { baseScore, contextualScore, directiveScore, isDirectiveEntry, phaseCategories, type BaseScore, type ContextualScore, type DecisionContext, type DirectiveScore } from './injection-scoring';
 import { buildDirectiveBlock, buildLessonBlock } from './injection-blocks';
 

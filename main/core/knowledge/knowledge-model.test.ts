@@ -4,7 +4,7 @@ import { listDirectives } from './directive-list';
 import { entryDetail } from './entry-detail';
 import { buildInboxes } from './inbox-list';
 import { KnowledgeModel, type SourceEntry } from './knowledge-model';
-import { DEFAULT_THRESHOLDS } from './thresholds';
+import { DEFAULT_THRESHOLDS } from '../rules/thresholds';
 
 let rid = 0;
 const source = (value: Record<string, unknown>, over: Partial<SourceEntry> = {}): SourceEntry => ({

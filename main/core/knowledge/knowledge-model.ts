@@ -1,15 +1,15 @@
 import type { DirectiveRow } from '../../../shared/contract/knowledge';
-import type { EffectiveOutcomes } from './counters';
+import type { EffectiveOutcomes } from '../rules/counters';
 import { CounterState } from './counter-state';
 import { CounterpartIndex, type Counterpart } from './counterparts';
 import { DerivedCache } from './derived-cache';
 import { directiveRow, isDirective } from './directive-rows';
-import { entryId, entryStatus, type RawEntry } from './entry-fields';
+import { entryId, entryStatus, type RawEntry } from '../rules/entry-fields';
 import { EventIndex } from './event-index';
 import type { EntryDelta } from './entry-cache';
-import type { ExpiryMarker, QualityMarkers } from './lifecycle';
-import { isActiveStatus, type KnowledgeThresholds } from './thresholds';
-import { NO_SLICING, type TimeSlicer } from '../util/time-slicer';
+import type { ExpiryMarker, QualityMarkers } from '../rules/lifecycle';
+import { isActiveStatus, type KnowledgeThresholds } from '../rules/thresholds';
+import { NO_SLICING, type TimeSlicer } from '../platform/util/time-slicer';
 
 export { CounterState, VIOLATION_WINDOW_DAYS } from './counter-state';
 

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { StoreIndexService } from '../index/store-index-service';
-import { line, lines, swarmEntryV2 } from '../stores/sample-records';
-import { resolveWorkspacePaths } from '../workspace/workspace-paths';
+import { StoreIndexService } from '../store-index/store-index-service';
+import { line, lines, swarmEntryV2 } from '../../../testing/stores/sample-records';
+import { resolveWorkspacePaths } from '../platform/paths/workspace-paths';
 import { KnowledgeService } from './knowledge-service';
 
 const cleanups: (() => Promise<void> | void)[] = [];

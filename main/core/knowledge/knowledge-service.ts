@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import type { Inboxes, PreviewInput, ThresholdsInForce } from '../../../shared/contract/knowledge';
-import { KnowledgeSource } from '../index/knowledge-source';
-import type { IndexDb } from '../index/open-index';
-import { SliceCancelled, TimeSlicer } from '../util/time-slicer';
+import { KnowledgeSource } from '../store-index/knowledge-source';
+import type { IndexDb } from '../store-index/open-index';
+import { SliceCancelled, TimeSlicer } from '../platform/util/time-slicer';
 import { CounterState } from './counter-state';
 import { DerivedCache } from './derived-cache';
 import { EntryCache } from './entry-cache';
@@ -24,15 +24,15 @@ import {
   type MergedDuplicate,
 } from './injection-preview';
 import { CounterpartIndex } from './counterparts';
-import { entryId, entryLesson, type RawEntry } from './entry-fields';
+import { entryId, entryLesson, type RawEntry } from '../rules/entry-fields';
 import { KnowledgeModel, type EntryMarkers, type KnowledgeInputs, type SourceEntry } from './knowledge-model';
 import { LatestResult } from './latest-result';
 import { SimilarityRunner } from './similarity-runner';
-import { thresholdsInForce } from './thresholds-in-force';
+import { thresholdsInForce } from '../rules/thresholds-in-force';
 import { PHASE_CATEGORY_SETS } from './injection-scoring';
-import type { KnowledgeThresholds } from './thresholds';
+import type { KnowledgeThresholds } from '../rules/thresholds';
 
-export { thresholdsInForce } from './thresholds-in-force';
+export { thresholdsInForce } from '../rules/thresholds-in-force';
 
 /** What the service needs of the store index: its readiness, its connection and its changes. */
 export interface KnowledgeIndex {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 import { runSimilarityTask, SIMILARITY_TASKS, type SimilarityTaskKind, type SimilarityTasks } from './similarity-tasks';
-import { TimeSlicer } from '../util/time-slicer';
+import { TimeSlicer } from '../platform/util/time-slicer';
 import type { ResultMessage, TaskMessage } from './similarity-worker';
 
 const WORKER_NAME = 'similarity-worker';

@@ -1,4 +1,4 @@
-import { canonicalJson, GENESIS_PREV, sha256Hex } from './canonical-json';
+import { canonicalJson, GENESIS_PREV, sha256Hex } from '../rules/canonical-json';
 import { RECEIPT_SCHEMA, RECORD_TYPES_BY_FILE, type ChainFileKind } from './receipt-format';
 
 /**

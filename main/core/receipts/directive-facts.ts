@@ -1,5 +1,5 @@
-import type { CounterRollup } from '../knowledge/counters';
-import { effectiveOutcomes } from '../knowledge/counters';
+import type { CounterRollup } from '../rules/counters';
+import { effectiveOutcomes } from '../rules/counters';
 
 /**
  * What a receipt view needs to know about a displayed entry from its knowledge record. The released

@@ -1,4 +1,4 @@
-import { canonicalJson } from './canonical-json';
+import { canonicalJson } from '../rules/canonical-json';
 import { isOutcome } from './receipt-format';
 
 /**

@@ -1,5 +1,5 @@
 import type { EscapeHatches } from '../../../shared/contract/receipts';
-import { loadSwarmConfig, type ConfigLocations } from '../config/load-config';
+import { loadSwarmConfig, type ConfigLocations } from '../platform/config/load-config';
 import { DEFAULT_GATE_STALENESS_MS, DEFAULT_MAX_GATE_DENIALS, DEFAULT_RECEIPT_CLOSE_GRACE_DAYS } from './receipt-format';
 
 /**

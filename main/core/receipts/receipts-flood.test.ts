@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { waitFor } from '../bridge/testing/wait';
-import { gateWarnEvent, line } from '../stores/sample-records';
+import { waitFor } from '../../../testing/bridge/wait';
+import { gateWarnEvent, line } from '../../../testing/stores/sample-records';
 import { ReceiptsService } from './receipts-service';
 
 // Issue 10 item 6: every append to events.jsonl re-read the whole log for the receipts, so a flood

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { EscapeHatches, FunnelRow, Integrity, Obligation, PhaseSummary, SourceStatus, Trace, TracesInput, TracesPage } from '../../../shared/contract/receipts';
-import { buildCounterRollups } from '../knowledge/counters';
+import { buildCounterRollups } from '../rules/counters';
 import { type DirectiveFacts, effectiveAcknowledged } from './directive-facts';
 import { buildFunnel, FUNNEL_NOTES } from './funnel';
 import { denialsByEntry, gateWarningsByEntry, type LegacyLog, type LegacySources } from './legacy-sources';

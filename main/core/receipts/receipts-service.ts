@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { z } from 'zod';
 import type { ReceiptsEvent } from '../../../shared/contract/receipts';
-import { StoreWatcher, type WatchTarget } from '../watch/store-watcher';
+import { StoreWatcher, type WatchTarget } from '../platform/watch/store-watcher';
 import { GateAppendFilter } from './gate-append-filter';
 import { loadReceipts, type LoadOptions, type ReceiptPaths } from './load-receipts';
 import { LEGACY_FILES, V2_FILES } from './receipt-format';

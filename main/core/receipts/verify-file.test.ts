@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canonicalJson, GENESIS_PREV, receiptRecordHash, sha256Hex } from './canonical-json';
-import { ChainBuilder, type ReceiptRecord } from './journal-builder';
+import { canonicalJson, GENESIS_PREV, receiptRecordHash, sha256Hex } from '../rules/canonical-json';
+import { ChainBuilder, type ReceiptRecord } from '../../../testing/receipts/journal-builder';
 import { verifyChainFile, type VerifyOptions } from './verify-file';
 
 let dir: string;

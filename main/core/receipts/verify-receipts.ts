@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FileIntegrity, Integrity } from '../../../shared/contract/receipts';
-import { canonicalJson, sha256Hex } from './canonical-json';
+import { canonicalJson, sha256Hex } from '../rules/canonical-json';
 import { chainIntegrity } from './integrity-text';
 import { describeLiveDifference, LiveStateBuilder } from './live-state';
 import { SNAPSHOT_SCHEMA, V2_FILES } from './receipt-format';

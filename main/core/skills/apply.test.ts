@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyProposal, planApply, rejectDraft, retireSkill } from './apply';
 import { normalizedHash, sha256 } from './rejected-edits';
-import { MOTIF, entryLine, fixture, generatedSkill, snapshot, type Fixture } from './skills.testkit';
+import { MOTIF, entryLine, fixture, generatedSkill, snapshot, type Fixture } from '../../../testing/skills/skills-workspace';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {

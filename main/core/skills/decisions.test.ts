@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createConsoleCore, type ConsoleCore } from '../console-core';
-import type { CallerContext } from '../commands/confirmation';
-import { FakeConfirmation } from '../commands/testing/fake-confirmation';
-import { DEMO_IDS as ID } from '../demo/ids';
-import { makeDemo, type DemoFixture } from '../demo/demo.testkit';
+import type { CallerContext } from '../human/confirmation';
+import { FakeConfirmation } from '../../../testing/human/fake-confirmation';
+import { DEMO_IDS as ID } from '../../demo/ids';
+import { makeDemo, type DemoFixture } from '../../../testing/demo/demo-workspace';
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {

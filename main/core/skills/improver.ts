@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { ImproverProposal, Quota } from '../../../shared/contract/skills';
 import { parseFrontmatter } from '../stores/frontmatter';
 import { asRecord, list, n, readJson, s } from './skill-logs';
-import { isTempName } from '../paths/temp-name';
+import { isTempName } from '../platform/paths/temp-name';
 
 type Proposal = z.infer<typeof ImproverProposal>;
 type QuotaView = z.infer<typeof Quota>;

@@ -2,8 +2,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { EvalOutcome } from './eval';
-import { replaceFile } from '../commands/write/atomic-write';
-import { withStoreLock } from '../commands/write/store-lock';
+import { replaceFile } from '../human/write/atomic-write';
+import { withStoreLock } from '../human/write/store-lock';
 
 export const MAX_REJECTED_EDITS = 200;
 const PREVIEW_CHARS = 800;

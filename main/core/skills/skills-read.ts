@@ -9,7 +9,7 @@ import { draftSourceIds, flipStatus, isMotifProposal, planApply, type ApplyPlan,
 import { evaluate, loadEvalSet } from './eval';
 import { matchingRejection, readRejectedEdits } from './rejected-edits';
 import { asRecord, list, n, readJson, readJsonLines, s, slugOfSkillPath, usageVerdict } from './skill-logs';
-import { isTempName } from '../paths/temp-name';
+import { isTempName } from '../platform/paths/temp-name';
 import { checkSlug, isValidSlug, skillPaths } from './skill-paths';
 
 type Usage = z.infer<typeof UsageSummary>;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { replaceFile } from '../commands/write/atomic-write';
-import { withStoreLock } from '../commands/write/store-lock';
+import { replaceFile } from '../human/write/atomic-write';
+import { withStoreLock } from '../human/write/store-lock';
 
 export interface StampTarget {
   tier: 'swarm' | 'link' | 'hive';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { WorkspacePaths } from '../workspace/workspace-paths';
+import type { WorkspacePaths } from '../platform/paths/workspace-paths';
 
 /**
  * Store files are read only where they resolve inside the workspace: the project folder or the

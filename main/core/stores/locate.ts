@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { WorkspacePaths } from '../workspace/workspace-paths';
-import { LINK_REDIRECTED_FILES } from '../paths/link';
-import { isTempName } from '../paths/temp-name';
+import type { WorkspacePaths } from '../platform/paths/workspace-paths';
+import { LINK_REDIRECTED_FILES } from '../platform/paths/link';
+import { isTempName } from '../platform/paths/temp-name';
 import { STORES, orphanKey, patternRegex, type StoreDef, type StoreTier } from './catalog';
 
 /** Where one catalogued store lives for a given workspace. */

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createConsoleCore, type ConsoleCore } from '../console-core';
-import { gateWarnEvent, hiveEntry, line, lines, swarmEntryV2, unactionableEntry } from './sample-records';
+import { gateWarnEvent, hiveEntry, line, lines, swarmEntryV2, unactionableEntry } from '../../../testing/stores/sample-records';
 
 // Issue 10 item 8: a store path that leads out of the project and the plugin's data folder is not
 // read, and says so with its target; no byte of the target shows anywhere.

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WorkspaceManager } from './workspace-manager';
+import { demoWorkspaces } from '../../demo/demo-workspaces';
 
 // The switcher's demo projects: the rich demo and the released-plugin-shaped worktree pair, each
 // opened with its own hive so neither sees the other's hive or link store.
@@ -12,7 +13,7 @@ describe('WorkspaceManager demo projects', () => {
   let manager: WorkspaceManager;
   beforeAll(() => {
     userData = fs.mkdtempSync(path.join(os.tmpdir(), 'workspaces-'));
-    manager = new WorkspaceManager(userData);
+    manager = new WorkspaceManager(userData, demoWorkspaces);
   });
   afterAll(async () => {
     await manager.close();

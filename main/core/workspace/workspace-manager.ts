@@ -1,12 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConsoleError } from '../../../shared/contract';
-import { demoHiveFor, ensureDemoWorkspace } from '../demo/ensure-demo';
-import { RELEASED_PROJECT, RELEASED_WORKTREE } from '../demo/released/ids';
-import { resolvePluginDataDir, type PlatformEnv, currentPlatformEnv } from '../paths/platform-data-dir';
+import { resolvePluginDataDir, type PlatformEnv, currentPlatformEnv } from '../platform/paths/platform-data-dir';
+import type { DemoWorkspaces } from './demo-port';
 import { Workspace } from './workspace';
-import { resolveWorkspacePaths } from './workspace-paths';
-import { ensurePrivateDir, writePrivateFileAtomic } from '../paths/private-files';
+import { resolveWorkspacePaths } from '../platform/paths/workspace-paths';
+import { ensurePrivateDir, writePrivateFileAtomic } from '../platform/paths/private-files';
 
 /** Names that mark a folder as this console's user-data folder. */
 const CONSOLE_FILES = ['recent-projects.json', 'workspaces', 'bridge.db', 'demo'];
@@ -27,13 +26,6 @@ interface RecentProject {
 
 const MAX_RECENT = 12;
 
-/** Which plugin shape a demo project stands for, for the switcher. */
-function demoNote(name: string): string {
-  return [RELEASED_PROJECT, RELEASED_WORKTREE].includes(name as never)
-    ? 'Written as the released opencode-swarm 7.103.2 writes: legacy receipts only, gate warnings, a linked worktree pair, its own hive.'
-    : 'Every format the console reads, including V2 receipts and logged denials the released plugin does not write yet.';
-}
-
 /** Owns the one open workspace and the list of recent ones (the console's own state, never a store). */
 export class WorkspaceManager {
   private currentWorkspace: Workspace | null = null;
@@ -42,6 +34,8 @@ export class WorkspaceManager {
 
   constructor(
     readonly userDataDir: string,
+    /** The seeded demo, when the host provides one (`main/demo/`); without it only real projects open. */
+    private readonly demo: DemoWorkspaces | null = null,
     private readonly platformEnv: PlatformEnv = currentPlatformEnv(),
   ) {
     // A folder already holding the console's files is tightened too: it may predate this rule.
@@ -66,10 +60,11 @@ export class WorkspaceManager {
     let hiveDir: string;
     let hiveSource: 'flag' | 'env' | 'demo';
     if (isDemo) {
-      const demo = ensureDemoWorkspace(this.userDataDir);
-      projectDir = request.project === null ? demo.projectDir : path.resolve(request.project);
+      if (!this.demo) throw new ConsoleError('invalid_input', 'No project folder was given, and this console was started without its demo workspace');
+      const demo = this.demo.ensure(this.userDataDir);
+      projectDir = request.project === null ? demo.defaultProject : path.resolve(request.project);
       if (!fs.existsSync(projectDir)) throw new ConsoleError('not_found', `Demo project does not exist: ${projectDir}`);
-      hiveDir = request.hive ?? demoHiveFor(demo, projectDir);
+      hiveDir = request.hive ?? demo.hiveFor(projectDir);
       hiveSource = request.hive ? 'flag' : 'demo';
     } else {
       projectDir = path.resolve(request.project as string);
@@ -101,11 +96,12 @@ export class WorkspaceManager {
   /** The generated demo's projects (each folder under `<userData>/demo` that holds a `.swarm/`). */
   demoProjects(): { path: string; name: string; note: string }[] {
     const demoRoot = path.join(this.userDataDir, 'demo');
-    if (!fs.existsSync(demoRoot)) return [];
+    const demo = this.demo;
+    if (!demo || !fs.existsSync(demoRoot)) return [];
     return fs
       .readdirSync(demoRoot, { withFileTypes: true })
       .filter((entry) => entry.isDirectory() && fs.existsSync(path.join(demoRoot, entry.name, '.swarm')))
-      .map((entry) => ({ path: path.join(demoRoot, entry.name), name: entry.name, note: demoNote(entry.name) }))
+      .map((entry) => ({ path: path.join(demoRoot, entry.name), name: entry.name, note: demo.noteFor(entry.name) }))
       .sort((a, b) => a.name.localeCompare(b.name));
   }
 

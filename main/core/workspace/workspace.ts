@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
-import { ensurePrivateDir } from '../paths/private-files';
-import type { WorkspacePaths } from './workspace-paths';
+import { ensurePrivateDir } from '../platform/paths/private-files';
+import type { WorkspacePaths } from '../platform/paths/workspace-paths';
 
 /**
  * One opened project plus its hive. Areas attach their per-workspace services (index,

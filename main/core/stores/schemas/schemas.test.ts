@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hiveEntry, knowledgeEvent, quarantinedEntry, rejectedLesson, swarmEntryV1, swarmEntryV2, unactionableEntry, gateWarnEvent } from '../sample-records';
+import { hiveEntry, knowledgeEvent, quarantinedEntry, rejectedLesson, swarmEntryV1, swarmEntryV2, unactionableEntry, gateWarnEvent } from '../../../../testing/stores/sample-records';
 import { checkHiveEntry, checkQuarantinedEntry, checkRejectedLesson, checkSwarmEntry, checkUnactionableEntry, normaliseEntry } from './knowledge';
 import { checkKnowledgeEvent, checkSwarmEvent, checkApplicationLog } from './events';
 import { checkReceiptJournal } from './receipts';

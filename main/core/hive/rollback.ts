@@ -1,0 +1,160 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { z } from 'zod';
+import { ConsoleError } from '../../../shared/contract';
+import type { RollbackPreview, WriteResult } from '../../../shared/contract/commands';
+import type { WorkspacePaths } from '../platform/paths/workspace-paths';
+import type { CallerContext } from '../human/confirmation';
+import { CommitAbort, type HumanCommitInput, type HumanServices } from '../human/runner';
+import { ABSENT, checkLiveBindings, TokenRefusal } from '../human/tokens';
+import { appendLines, replaceFile } from '../human/write/atomic-write';
+import { verifyBackupFiles, writeResult } from '../human/write/backup';
+import { LockLostError, LockTimeoutError, withStoreLock } from '../human/write/store-lock';
+import { readStoreSnapshot, sha256Hex, snapshotBytes, withoutLines, type StoreLine, type StoreSnapshot } from '../human/write/store-snapshot';
+import { findBackup, type BackupInfo } from './backups';
+import { cleanReason, HIVE_ROLLBACK_OP, hivePaths, type HivePaths } from './hive-paths';
+import { previewHeader } from '../human/preview-header';
+import { liveBindings } from './quarantine';
+
+type Preview = z.infer<typeof RollbackPreview>;
+type Result = z.infer<typeof WriteResult>;
+
+interface Plan {
+  backup: BackupInfo;
+  original: Buffer;
+  selected: StoreLine[];
+  restore: StoreLine[];
+  skipped: string[];
+  collisions: { id: string; backupSha256: string; liveSha256: string }[];
+  method: 'exact' | 'reinsert' | 'none';
+}
+
+/** What a rollback would do to the live store: restore absent ids, skip identical ones, refuse on a collision. */
+function planRollback(hive: HivePaths, backup: BackupInfo, live: StoreSnapshot): Plan {
+  if (!backup.manifest) throw new ConsoleError('failed', `The backup ${backup.name} has no readable manifest.json; it cannot be rolled back.`);
+  const problems = verifyBackupFiles(backup.dir, backup.manifest.files ?? {});
+  if (problems.length) throw new ConsoleError('failed', `The backup ${backup.name} no longer matches its manifest (${problems.join('; ')}); nothing can be restored from it.`);
+  const original = fs.readFileSync(path.join(backup.dir, 'shared-learnings.jsonl'));
+  const selected = snapshotBytes(path.join(backup.dir, 'selected.jsonl'), fs.readFileSync(path.join(backup.dir, 'selected.jsonl'))).lines;
+  const restore: StoreLine[] = [];
+  const skipped: string[] = [];
+  const collisions: Plan['collisions'] = [];
+  for (const line of selected) {
+    const present = live.byId.get(line.id as string) ?? [];
+    if (present.length === 0) restore.push(line);
+    else if (present.length === 1 && present[0]?.sha256 === line.sha256) skipped.push(line.id as string);
+    else for (const p of present) collisions.push({ id: line.id as string, backupSha256: line.sha256, liveSha256: p.sha256 });
+  }
+  // The store exactly as the quarantine left it (computed from the backup, so a commit killed
+  // before its result.json was written still rolls back to the original bytes).
+  const before = snapshotBytes(backup.dir, original);
+  const quarantinedBytes = withoutLines(original, selected.flatMap((l) => before.byId.get(l.id as string) ?? []));
+  const method = restore.length === 0 ? 'none' : restore.length === selected.length && sha256Hex(quarantinedBytes) === live.fingerprint.file_sha256 ? 'exact' : 'reinsert';
+  return { backup, original, selected, restore, skipped, collisions, method };
+}
+
+export async function previewHiveRollback(services: HumanServices, caller: CallerContext, workspace: WorkspacePaths, prefix: string | null): Promise<Preview> {
+  const hive = hivePaths(workspace.hiveDir);
+  const backup = findBackup(hive, prefix);
+  const live = readStoreSnapshot(hive.store);
+  const plan = planRollback(hive, backup, live);
+  const lines = Object.fromEntries(plan.selected.map((l) => [l.id as string, live.byId.get(l.id as string)?.[0]?.sha256 ?? ABSENT]));
+  const minted = await services.preview(caller, { op: HIVE_ROLLBACK_OP, target: live.path, ids: Object.keys(lines), lines, store: live.fingerprint, bind: { backup: backup.name } });
+  return {
+    ...previewHeader(services, minted, live),
+    backup: backup.name,
+    restore: plan.restore.map((l) => ({ id: l.id as string, lineSha256: l.sha256 })),
+    skippedIdentical: plan.skipped,
+    collisions: plan.collisions,
+    method: plan.method,
+  };
+}
+
+/** The rolled-back store: the backup's exact bytes when nothing else changed, else the live store plus the restored lines. */
+function rolledBack(plan: Plan, live: StoreSnapshot): Buffer {
+  if (plan.method === 'exact') return plan.original;
+  const tail = live.bytes.length > 0 && live.bytes[live.bytes.length - 1] !== 0x0a ? Buffer.from('\n') : Buffer.alloc(0);
+  return Buffer.concat([live.bytes, tail, ...plan.restore.flatMap((l) => [l.raw, Buffer.from('\n')])]);
+}
+
+export function commitHiveRollback(services: HumanServices, caller: CallerContext, workspace: WorkspacePaths, input: HumanCommitInput): Promise<Result> {
+  return services.commit(caller, input, HIVE_ROLLBACK_OP, async (payload, token12) => {
+    const hive = hivePaths(workspace.hiveDir);
+    const reason = cleanReason(input.reason);
+    const backup = findBackup(hive, (payload.bind.backup ?? '').split('-')[1] ?? '');
+    const live = readStoreSnapshot(hive.store);
+    checkLiveBindings(payload, liveBindings(live, { backup: backup.name }), token12);
+    const plan = planRollback(hive, backup, live);
+    const before = { entryCount: live.fingerprint.entry_count, fileSha256: live.fingerprint.file_sha256 };
+    if (plan.collisions.length) {
+      throw new CommitAbort('rollback_collision', `Nothing was restored: ${plan.collisions.map((c) => `${c.id} is in the hive with different content (live ${c.liveSha256.slice(0, 12)}…, backup ${c.backupSha256.slice(0, 12)}…)`).join('; ')}.`);
+    }
+    if (plan.method === 'none') {
+      await services.record(caller, { event: 'rollback', op: HIVE_ROLLBACK_OP, outcome: 'ok', token12, ids: [], reason, backup: backup.name, message: 'nothing to restore: every entry is already in the hive with identical bytes' });
+      return { state: 'nothing_to_do', token12, backup: backup.name, ids: [], before, after: before, messages: [`Every entry of ${backup.name} is already in the hive with identical bytes; nothing was changed.`], revertCheckAt: null };
+    }
+    // Backup first: the live store as it is now, verified, beside the quarantine's own backup.
+    const preName = `pre-rollback-${token12}.jsonl`;
+    fs.writeFileSync(path.join(backup.dir, preName), live.bytes, { mode: 0o600 });
+    if (sha256Hex(fs.readFileSync(path.join(backup.dir, preName))) !== live.fingerprint.file_sha256) throw new CommitAbort('backup_verify_failed', `The pre-rollback copy in ${backup.dir} did not read back identically; nothing was changed.`);
+    const next = rolledBack(plan, live);
+    const restoredIds = plan.restore.map((l) => l.id as string);
+    const at = new Date().toISOString();
+    try {
+      await withStoreLock(
+        hive.dataDir,
+        async (lock) => {
+          checkLiveBindings(payload, liveBindings(readStoreSnapshot(hive.store), { backup: backup.name }), token12);
+          await replaceFile(hive.store, next, lock);
+          const sidecar = readStoreSnapshot(hive.sidecar);
+          const ours = sidecar.lines.filter((l) => l.value?.quarantine_token12 === backup.manifest?.token12 && restoredIds.includes(l.id as string));
+          if (ours.length) await replaceFile(hive.sidecar, withoutLines(sidecar.bytes, ours), lock);
+          appendLines(
+            hive.events,
+            plan.selected.map((l) =>
+              JSON.stringify({
+                schema_version: 1,
+                event_id: crypto.randomUUID(),
+                timestamp: at,
+                type: 'rollback',
+                tier: 'hive',
+                entry_id: l.id,
+                actor: 'human:hive-quarantine',
+                op: 'rollback',
+                token12: backup.manifest?.token12,
+                line_sha256: l.sha256,
+                result: restoredIds.includes(l.id as string) ? 'restored' : 'skipped_identical',
+              }),
+            ),
+          );
+        },
+        services.lockOptions(),
+      );
+    } catch (error) {
+      if (error instanceof LockTimeoutError || error instanceof LockLostError) throw new CommitAbort(error.code, error.message);
+      if (error instanceof TokenRefusal) throw error;
+      throw error;
+    }
+    const after = readStoreSnapshot(hive.store);
+    const ok = plan.method === 'exact' ? after.fingerprint.file_sha256 === sha256Hex(plan.original) : plan.restore.every((l) => after.byId.get(l.id as string)?.[0]?.sha256 === l.sha256);
+    writeResult(backup.dir, { ...(backup.result ?? {}), state: ok ? 'rolled_back' : 'rollback_unverified', rollback: { at, restored_ids: restoredIds, skipped_identical_ids: plan.skipped, collisions: [], method: plan.method, post: after.fingerprint } });
+    await services.record(caller, { event: 'rollback', op: HIVE_ROLLBACK_OP, outcome: ok ? 'ok' : 'failed', token12, ids: restoredIds, reason, backup: backup.name, detail: { method: plan.method, after: after.fingerprint } });
+    if (!ok) throw new CommitAbort('rollback_unverified', `The rollback was written but the restored lines did not read back as expected; the backup ${backup.name} is intact.`);
+    return {
+      state: 'rolled_back',
+      token12,
+      backup: backup.name,
+      ids: restoredIds,
+      before,
+      after: { entryCount: after.fingerprint.entry_count, fileSha256: after.fingerprint.file_sha256 },
+      messages: [
+        plan.method === 'exact'
+          ? `Restored ${restoredIds.length} entries: the hive is byte for byte the store the quarantine backed up (sha256 ${after.fingerprint.file_sha256.slice(0, 12)}…).`
+          : `Restored ${restoredIds.length} entries at the end of the hive (it changed since the quarantine, so the other lines were left as they are).`,
+        ...(plan.skipped.length ? [`${plan.skipped.length} entries were already back with identical bytes and were skipped.`] : []),
+      ],
+      revertCheckAt: null,
+    };
+  });
+}
