@@ -115,7 +115,8 @@ export function resolveRelative(from: string, specifier: string, files: Readonly
   return ASSET_EXTENSION.test(base) ? base : undefined;
 }
 
-export const isSourceFile = (file: string): boolean => SOURCE_EXTENSIONS.some((ext) => file.endsWith(ext)) && !file.endsWith('.d.ts');
+// Declaration files count too: a `.d.ts` can import types (or electron's) like any other file.
+export const isSourceFile = (file: string): boolean => SOURCE_EXTENSIONS.some((ext) => file.endsWith(ext));
 
 /** The graph over `sources` (repo-relative path → text). Packages stay as their bare specifier. */
 export function buildImportGraph(sources: ReadonlyMap<string, string>): ImportGraph {

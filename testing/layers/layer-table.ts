@@ -2,20 +2,23 @@
 // of main/, preload/, renderer/, shared/, testing/, e2e/ and bench/ by main/layers.test.ts (part of `npm test`).
 // Modelled on VS Code's code-layering / code-import-patterns rules.
 //
-// Imports point down only:
+// Imports point down only (a layer may skip levels, never go up; the exact arrows are in LAYERS):
 //
-//   renderer/ ─────────────────────────────────────────────► shared/ ◄──── preload/ (+ electron)
-//   main/index.ts  (Electron bootstrap)                         ▲
-//   main/cli/ ──► main/hosts/ ──► main/core/console-core.ts     │   main/demo/ ──► core rules, stores, platform,
-//                                   ▼                           │                  workspace/demo-port.ts
-//                                 rpc/ ──► workspace/           │
-//                                   ▼          ▼                │
-//   areas: knowledge receipts skills curator bridge hive swarm  │
-//                                   ▼                           │
-//                 human/ ──► rules/ ──► store-index/ ──► stores/ ──► platform/ ──► shared/
-//
+//   renderer/                      ──► shared/            preload/ ──► shared/ (+ electron)
+//   main/index.ts, main/cli/       ──► main/hosts/ ──► main/core/console-core.ts
+//   main/core:  console-core.ts
+//               rpc/
+//               workspace/   ·   areas: knowledge receipts skills curator bridge hive swarm
+//               human/  (tokens, audit, confirmation, runner; write/ = the write protocol)
+//               rules/   ·   store-index/
+//               stores/
+//               platform/
+//   shared/
+//   main/demo/ ──► core rules/, stores/, platform/, workspace/demo-port.ts, shared/
+//   testing/   ──► anything but e2e/ and bench/; imported only by tests, e2e/, bench/ and testing/
+
 // A file belongs to the layer whose path is the longest prefix of it. A layer may import its own files and the
-// layers it lists; a test file (`*.test.ts`) may also import what TEST_FILES_MAY_ALSO_IMPORT grants. Every arrow not
+// layers it lists; a test file (`*.test.ts`) may also import what testFilesMayAlsoImport grants. Every arrow not
 // declared here fails, and so does any cycle, between layers or between files, type-only imports included.
 
 export interface Layer {
