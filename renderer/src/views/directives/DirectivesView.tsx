@@ -7,9 +7,9 @@ import { VirtualTable, type TableApi, type TableColumn } from '../../components/
 import type { SortState } from '../../components/table/table-state';
 import { useRouter } from '../../state/router-context';
 import { useWorkspace } from '../../state/workspace';
-import { Badge, PriorityBadge, StatusBadge } from '../knowledge/Badge';
-import { expiryText, signed, when } from '../knowledge/format';
-import { useListKeys } from '../knowledge/keyboard';
+import { Badge, PriorityBadge, StatusBadge } from '../../components/Badge';
+import { expiryText, signed, when } from '../../state/format';
+import { useListKeys } from '../../state/keyboard';
 import { followStoreChanges } from '../knowledge/use-entries';
 import { DirectiveDetail } from './DirectiveDetail';
 import { directivesInput, directivesKey } from './directives-query';

@@ -1,5 +1,5 @@
 import { createSignal, For, Show, type JSX } from 'solid-js';
-import { createQuery } from '../../api/query';
+import { createQuery } from '../../state/query';
 
 /** Stores whose defects bear on knowledge entries and their counters. */
 const KNOWLEDGE_STORE = /^(knowledge|hive)/;

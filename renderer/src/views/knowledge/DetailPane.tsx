@@ -1,10 +1,11 @@
 import { createSignal, For, Match, Show, Switch, type JSX } from 'solid-js';
-import { createQuery } from '../../api/query';
+import { createQuery } from '../../state/query';
 import { useRouter } from '../../state/router-context';
 import { EntryActions } from '../hive/EntryActions';
-import { Badge, PriorityBadge, StatusBadge } from './Badge';
-import { CountersTable, FieldList, MaturityPanel, Receipts, Timeline } from './detail-sections';
-import { expiryText, fixed, signed, when } from './format';
+import { Badge, PriorityBadge, StatusBadge } from '../../components/Badge';
+import { MaturityPanel } from '../../components/MaturityPanel';
+import { CountersTable, FieldList, Receipts, Timeline } from './detail-sections';
+import { expiryText, fixed, signed, when } from '../../state/format';
 
 export interface DetailTarget {
   id: string;

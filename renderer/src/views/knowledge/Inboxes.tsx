@@ -1,8 +1,8 @@
 import { For, Show, type JSX } from 'solid-js';
-import { createQuery } from '../../api/query';
+import { createQuery } from '../../state/query';
 import { FreshnessNote, recheckWhileStale } from '../../components/FreshnessNote';
-import { Badge, StatusBadge } from './Badge';
-import { fixed, when } from './format';
+import { Badge, StatusBadge } from '../../components/Badge';
+import { fixed, when } from '../../state/format';
 import type { DetailTarget } from './DetailPane';
 
 /** Triage inboxes: rejected lessons by validation layer, the unactionable queue, near-duplicate clusters. */

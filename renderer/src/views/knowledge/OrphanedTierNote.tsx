@@ -1,5 +1,5 @@
 import { For, Show, type JSX } from 'solid-js';
-import { createQuery } from '../../api/query';
+import { createQuery } from '../../state/query';
 
 /**
  * Beside the Tier facet: the local `.swarm/` knowledge files a linked worktree still holds (the copy

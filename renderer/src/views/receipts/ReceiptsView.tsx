@@ -1,7 +1,7 @@
 import { For, onCleanup, Show, type JSX } from 'solid-js';
 import './receipts.css';
 import { useApi } from '../../api/port';
-import { createQuery, type Query } from '../../api/query';
+import { createQuery, type Query } from '../../state/query';
 import { useRouter } from '../../state/router-context';
 import { FunnelPanel } from './FunnelPanel';
 import { IntegrityBanner, PrefixNotice } from './IntegrityBanner';

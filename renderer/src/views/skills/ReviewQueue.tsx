@@ -1,7 +1,7 @@
 import { createMemo, createSignal, For, onMount, Show, type JSX } from 'solid-js';
 import { QUEUE_KINDS, type QueueItem } from '../../../../shared/contract/skills';
 import { useApi } from '../../api/port';
-import { createQuery } from '../../api/query';
+import { createQuery } from '../../state/query';
 import { onSkillStoresChange } from './store-refresh';
 import { CommandPanel } from './CommandPanel';
 import { DecisionPanel, type Decision } from './DecisionPanel';
