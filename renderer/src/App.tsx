@@ -6,6 +6,7 @@ import { Nav } from './components/Nav';
 import { ProjectSwitcher } from './components/ProjectSwitcher';
 import { StatusBar } from './components/StatusBar';
 import { AREAS, createRouter, type Router } from './state/route';
+import { createFreshness, FreshnessContext } from './state/freshness';
 import { closeHelp, helpOpen, toggleHelp } from './state/help';
 import { createWorkspaceStore, WorkspaceContext } from './state/workspace';
 import { RouterContext } from './state/router-context';
@@ -54,43 +55,45 @@ export function App(props: { api: ConsoleApi }): JSX.Element {
   return (
     <ApiContext.Provider value={props.api}>
       <WorkspaceContext.Provider value={createWorkspaceStore(props.api)}>
-        <RouterContext.Provider value={router}>
-          <div class="app">
-            <Nav current={router.route().area} onSelect={(area) => router.go(area)} />
-            <div class="main">
-              <header class="top-bar">
-                <h1 class="area-title" data-testid="area-title">
-                  {AREAS.find((a) => a.id === router.route().area)?.label}
-                </h1>
-                <ProjectSwitcher />
-              </header>
-              <main class="view" data-area={router.route().area}>
-                <Switch>
-                  <Match when={router.route().area === 'knowledge'}>
-                    <KnowledgeView />
-                  </Match>
-                  <Match when={router.route().area === 'directives'}>
-                    <DirectivesView />
-                  </Match>
-                  <Match when={router.route().area === 'receipts'}>
-                    <ReceiptsView />
-                  </Match>
-                  <Match when={router.route().area === 'skills'}>
-                    <SkillsView />
-                  </Match>
-                  <Match when={router.route().area === 'hive'}>
-                    <HiveView />
-                  </Match>
-                  <Match when={router.route().area === 'live'}>
-                    <LiveView />
-                  </Match>
-                </Switch>
-              </main>
-              <StatusBar />
-              <HelpSheet area={router.route().area} areaLabel={AREAS.find((a) => a.id === router.route().area)?.label ?? ''} />
+        <FreshnessContext.Provider value={createFreshness(props.api)}>
+          <RouterContext.Provider value={router}>
+            <div class="app">
+              <Nav current={router.route().area} onSelect={(area) => router.go(area)} />
+              <div class="main">
+                <header class="top-bar">
+                  <h1 class="area-title" data-testid="area-title">
+                    {AREAS.find((a) => a.id === router.route().area)?.label}
+                  </h1>
+                  <ProjectSwitcher />
+                </header>
+                <main class="view" data-area={router.route().area}>
+                  <Switch>
+                    <Match when={router.route().area === 'knowledge'}>
+                      <KnowledgeView />
+                    </Match>
+                    <Match when={router.route().area === 'directives'}>
+                      <DirectivesView />
+                    </Match>
+                    <Match when={router.route().area === 'receipts'}>
+                      <ReceiptsView />
+                    </Match>
+                    <Match when={router.route().area === 'skills'}>
+                      <SkillsView />
+                    </Match>
+                    <Match when={router.route().area === 'hive'}>
+                      <HiveView />
+                    </Match>
+                    <Match when={router.route().area === 'live'}>
+                      <LiveView />
+                    </Match>
+                  </Switch>
+                </main>
+                <StatusBar />
+                <HelpSheet area={router.route().area} areaLabel={AREAS.find((a) => a.id === router.route().area)?.label ?? ''} />
+              </div>
             </div>
-          </div>
-        </RouterContext.Provider>
+          </RouterContext.Provider>
+        </FreshnessContext.Provider>
       </WorkspaceContext.Provider>
     </ApiContext.Provider>
   );

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { NoInput, query } from './define';
-import { EntriesInput } from './stores';
+import { EntriesInput, EntriesPage, EntryItem } from './stores';
 
 /**
  * Operations of the knowledge area (issue 4): what the Knowledge and Directives views derive
@@ -359,6 +359,14 @@ export type InjectionPreview = z.infer<typeof InjectionPreview>;
 /** Index row ids (`rid` of `stores.entries` items). */
 export const MarkersInput = z.object({ rids: z.array(z.number().int().min(1)).max(1000) }).strict();
 
+/**
+ * A Knowledge table row: the indexed entry with the markers the knowledge area derives for it,
+ * assembled in the core from one read of the index (null: the line is not a lesson the model reads).
+ */
+export const KnowledgeRow = EntryItem.extend({ markers: EntryMarkers.nullable() });
+export type KnowledgeRow = z.infer<typeof KnowledgeRow>;
+export const KnowledgeRowsPage = EntriesPage.extend({ items: z.array(KnowledgeRow), asOf: z.string() });
+
 /** Rows an export may hold; the result says when the filtered set was larger. */
 export const MAX_EXPORT_ROWS = 100_000;
 
@@ -390,6 +398,11 @@ export const knowledgeOps = {
     'Lifecycle and quality markers (archives-in-N, evergreen, low-utility, outcome signal) for table rows, keyed by rid.',
     MarkersInput,
     z.object({ markers: z.record(z.string(), EntryMarkers), asOf: z.string() }),
+  ),
+  'knowledge.rows': query(
+    'A page of the Knowledge table: the entries of `stores.entries` (paged, sorted, filtered, searched, with facets), each with its markers.',
+    EntriesInput,
+    KnowledgeRowsPage,
   ),
   'knowledge.inboxes': query('Rejected lessons by validation layer, the unactionable queue and near-duplicate clusters.', NoInput, Inboxes),
   'knowledge.directives': query('Directive entries with their outcome funnel, maturity verdict and expiry, filtered and paged.', DirectivesQuery, DirectivesPage),

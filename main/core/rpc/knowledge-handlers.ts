@@ -1,6 +1,7 @@
 import { ConsoleError } from '../../../shared/contract';
 import { MAX_EXPORT_ROWS } from '../../../shared/contract/knowledge';
 import { exportEntries } from '../store-index/entry-export';
+import { listEntries } from '../store-index/entry-queries';
 import { listDirectives } from '../knowledge/directive-list';
 import { entryDetail } from '../knowledge/entry-detail';
 import { csvExport, jsonlExport } from '../knowledge/export-entries';
@@ -25,6 +26,7 @@ type KnowledgeOps =
   | 'knowledge.thresholds'
   | 'knowledge.detail'
   | 'knowledge.markers'
+  | 'knowledge.rows'
   | 'knowledge.inboxes'
   | 'knowledge.directives'
   | 'knowledge.previewInjection'
@@ -45,6 +47,14 @@ export function createKnowledgeHandlers(ctx: CoreContext): Pick<CallHandlers, Kn
       return entryDetail(model, entry, () => counterparts);
     },
     'knowledge.markers': ({ rids }) => service().markers(rids),
+    'knowledge.rows': async (input) => {
+      const index = storeIndexOf(ctx.workspaces.current);
+      await index.ready;
+      const page = listEntries(index.db, index.columns.entries, input);
+      // Markers by the rids of this very page: a store rewritten after this read cannot pair a row with another entry's markers.
+      const { markers, asOf } = await service().markers(page.items.map((item) => item.rid));
+      return { ...page, items: page.items.map((item) => ({ ...item, markers: markers[String(item.rid)] ?? null })), asOf };
+    },
     'knowledge.inboxes': () => service().inboxes(),
     'knowledge.directives': async (query) => listDirectives(await service().model(), query),
     'knowledge.previewInjection': (input) => service().previewInjection(input),

@@ -1,9 +1,9 @@
 import { For, Show, type JSX } from 'solid-js';
 import type { DirectiveRow } from '../../../../shared/contract/knowledge';
-import { Badge, PriorityBadge, StatusBadge } from '../knowledge/Badge';
-import { MaturityPanel } from '../knowledge/detail-sections';
-import { expiryText, fixed, when } from '../knowledge/format';
-import { createQuery } from '../../api/query';
+import { Badge, PriorityBadge, StatusBadge } from '../../components/Badge';
+import { MaturityPanel } from '../../components/MaturityPanel';
+import { expiryText, fixed, when } from '../../state/format';
+import { createQuery } from '../../state/query';
 import { Funnel } from './Funnel';
 
 function List(props: { items: string[] }) {

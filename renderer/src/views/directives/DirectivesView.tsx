@@ -5,12 +5,12 @@ import { useApi } from '../../api/port';
 import { createPagedRows } from '../../components/table/paged-rows';
 import { VirtualTable, type TableApi, type TableColumn } from '../../components/table/VirtualTable';
 import type { SortState } from '../../components/table/table-state';
+import { useFresh } from '../../state/freshness';
 import { useRouter } from '../../state/router-context';
 import { useWorkspace } from '../../state/workspace';
-import { Badge, PriorityBadge, StatusBadge } from '../knowledge/Badge';
-import { expiryText, signed, when } from '../knowledge/format';
-import { useListKeys } from '../knowledge/keyboard';
-import { followStoreChanges } from '../knowledge/use-entries';
+import { Badge, PriorityBadge, StatusBadge } from '../../components/Badge';
+import { expiryText, signed, when } from '../../state/format';
+import { useListKeys } from '../../state/keyboard';
 import { DirectiveDetail } from './DirectiveDetail';
 import { directivesInput, directivesKey } from './directives-query';
 import { InjectionPreview } from './InjectionPreview';
@@ -83,7 +83,8 @@ export function DirectivesView(): JSX.Element {
       { defer: true },
     ),
   );
-  followStoreChanges(api, () => void rows.refresh());
+  // Directives are knowledge entries; their funnels and violations come from the knowledge event logs.
+  createEffect(on(useFresh(['knowledge', 'hive']), () => void rows.refresh(), { defer: true }));
 
   const tab = () => (params().tab === 'preview' ? 'preview' : 'list');
   const current = () => rows.rowAt(selected());

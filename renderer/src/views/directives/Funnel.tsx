@@ -1,7 +1,7 @@
 import { For, Show, type JSX } from 'solid-js';
 import type { DirectiveRow } from '../../../../shared/contract/knowledge';
 import { ACKNOWLEDGED_RULE, ANSWERED_RULE } from '../../components/ack-terms';
-import { signed } from '../knowledge/format';
+import { signed } from '../../state/format';
 
 /**
  * shown → answered (from the receipts, when known) and acknowledged (the plugin's counter) →

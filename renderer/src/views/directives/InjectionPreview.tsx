@@ -2,8 +2,8 @@ import { createSignal, For, Show, type JSX } from 'solid-js';
 import type { Input, Output } from '../../../../shared/contract';
 import { useApi } from '../../api/port';
 import { FreshnessNote, recheckWhileStale } from '../../components/FreshnessNote';
-import { Badge } from '../knowledge/Badge';
-import { fixed } from '../knowledge/format';
+import { Badge } from '../../components/Badge';
+import { fixed } from '../../state/format';
 
 type Preview = Output<'knowledge.previewInjection'>;
 type Line = Preview['lines'][number];

@@ -1,5 +1,5 @@
 import { For, Show, type JSX } from 'solid-js';
-import type { Query } from '../../api/query';
+import type { Query } from '../../state/query';
 import type { Output } from '../../../../shared/contract';
 
 /** The console's own audit log, newest first, with its hash-chain check. */

@@ -1,8 +1,8 @@
 import { For, Show, type JSX } from 'solid-js';
 import type { Output } from '../../../../shared/contract';
-import type { Query } from '../../api/query';
-import { ConfirmBox } from './ConfirmBox';
-import type { HumanFlow } from './human-flow';
+import type { Query } from '../../state/query';
+import { ConfirmBox } from '../../components/ConfirmBox';
+import type { HumanFlow } from '../../state/human-flow';
 import { WriteResultBox } from './WriteResultBox';
 
 type RollbackPreview = Output<'hive.rollback.preview'>;

@@ -2,9 +2,9 @@ import { createSignal, For, Show, type JSX } from 'solid-js';
 import './hive.css';
 import type { Output } from '../../../../shared/contract';
 import { useApi } from '../../api/port';
-import { createQuery } from '../../api/query';
-import { ConfirmBox } from './ConfirmBox';
-import { createHumanFlow } from './human-flow';
+import { createQuery } from '../../state/query';
+import { ConfirmBox } from '../../components/ConfirmBox';
+import { createHumanFlow } from '../../state/human-flow';
 import { WriteResultBox } from './WriteResultBox';
 
 type SwarmPreview = Output<'swarm.quarantine.preview'>;

@@ -1,5 +1,5 @@
 import { createSignal, For, Show, type JSX } from 'solid-js';
-import { createQuery } from '../../api/query';
+import { createQuery } from '../../state/query';
 
 const PAGE = 50;
 

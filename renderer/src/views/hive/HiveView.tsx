@@ -1,13 +1,13 @@
 import { createEffect, createSignal, Show, type JSX } from 'solid-js';
 import './hive.css';
 import { useApi } from '../../api/port';
-import { createQuery } from '../../api/query';
+import { createQuery } from '../../state/query';
 import { useRouter } from '../../state/router-context';
 import { AuditPanel } from './AuditPanel';
 import { BackupsPanel } from './BackupsPanel';
-import { ConfirmBox } from './ConfirmBox';
+import { ConfirmBox } from '../../components/ConfirmBox';
 import { EntryPicker } from './EntryPicker';
-import { createHumanFlow } from './human-flow';
+import { createHumanFlow } from '../../state/human-flow';
 import { QuarantinePreview } from './QuarantinePreview';
 import { WriteResultBox } from './WriteResultBox';
 

@@ -1,5 +1,6 @@
 import { createSignal, For, Show, type JSX } from 'solid-js';
-import { createQuery } from '../../api/query';
+import { createQuery, freshQuery } from '../../state/query';
+import { KNOWLEDGE_STORES } from './knowledge-query';
 
 /** Stores whose defects bear on knowledge entries and their counters. */
 const KNOWLEDGE_STORE = /^(knowledge|hive)/;
@@ -43,8 +44,8 @@ function StoreDefects(props: { store: string; label: string; defects: number; st
 }
 
 /** One banner per knowledge-family store that has defects or cannot be read; never hidden. */
-export function DefectBanners(props: { version: () => number }): JSX.Element {
-  const summary = createQuery('stores.summary', () => (props.version(), {}));
+export function DefectBanners(): JSX.Element {
+  const summary = freshQuery(KNOWLEDGE_STORES, 'stores.summary', () => ({}));
   const affected = () =>
     (summary.data()?.stores ?? []).filter((s) => KNOWLEDGE_STORE.test(s.key) && (s.defects > 0 || s.status === 'unreadable' || s.status === 'not_a_file'));
   return (

@@ -1,10 +1,12 @@
 import { createSignal, For, Match, Show, Switch, type JSX } from 'solid-js';
-import { createQuery } from '../../api/query';
+import { freshQuery } from '../../state/query';
+import { KNOWLEDGE_STORES } from './knowledge-query';
 import { useRouter } from '../../state/router-context';
 import { EntryActions } from '../hive/EntryActions';
-import { Badge, PriorityBadge, StatusBadge } from './Badge';
-import { CountersTable, FieldList, MaturityPanel, Receipts, Timeline } from './detail-sections';
-import { expiryText, fixed, signed, when } from './format';
+import { Badge, PriorityBadge, StatusBadge } from '../../components/Badge';
+import { MaturityPanel } from '../../components/MaturityPanel';
+import { CountersTable, FieldList, Receipts, Timeline } from './detail-sections';
+import { expiryText, fixed, signed, when } from '../../state/format';
 
 export interface DetailTarget {
   id: string;
@@ -20,10 +22,10 @@ function pretty(text: string): string {
 }
 
 /** Everything about one entry: fields, raw line, counters, verdict, timeline, receipts, skills, counterparts. */
-export function DetailPane(props: { target: DetailTarget; version: () => number; onOpen: (target: DetailTarget) => void; onClose: () => void }): JSX.Element {
+export function DetailPane(props: { target: DetailTarget; onOpen: (target: DetailTarget) => void; onClose: () => void }): JSX.Element {
   const [raw, setRaw] = createSignal(false);
   const router = useRouter();
-  const detail = createQuery('knowledge.detail', () => (props.version(), props.target.tier ? { id: props.target.id, tier: props.target.tier } : { id: props.target.id }));
+  const detail = freshQuery(KNOWLEDGE_STORES, 'knowledge.detail', () => (props.target.tier ? { id: props.target.id, tier: props.target.tier } : { id: props.target.id }));
   return (
     <aside class="detail" aria-label="Entry detail" data-testid="detail">
       <header class="detail-head">

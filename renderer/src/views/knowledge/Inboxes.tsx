@@ -1,13 +1,14 @@
 import { For, Show, type JSX } from 'solid-js';
-import { createQuery } from '../../api/query';
+import { freshQuery } from '../../state/query';
 import { FreshnessNote, recheckWhileStale } from '../../components/FreshnessNote';
-import { Badge, StatusBadge } from './Badge';
-import { fixed, when } from './format';
+import { Badge, StatusBadge } from '../../components/Badge';
+import { fixed, when } from '../../state/format';
 import type { DetailTarget } from './DetailPane';
+import { KNOWLEDGE_STORES } from './knowledge-query';
 
 /** Triage inboxes: rejected lessons by validation layer, the unactionable queue, near-duplicate clusters. */
-export function Inboxes(props: { version: () => number; onOpen: (target: DetailTarget) => void }): JSX.Element {
-  const inboxes = createQuery('knowledge.inboxes', () => (props.version(), {}));
+export function Inboxes(props: { onOpen: (target: DetailTarget) => void }): JSX.Element {
+  const inboxes = freshQuery(KNOWLEDGE_STORES, 'knowledge.inboxes', () => ({}));
   recheckWhileStale(() => inboxes.data()?.duplicatesFreshness, inboxes.refetch);
   return (
     <div class="inboxes" data-testid="inboxes">

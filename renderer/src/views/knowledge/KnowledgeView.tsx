@@ -1,10 +1,11 @@
-import { createMemo, createSignal, Show, type JSX } from 'solid-js';
+import { createEffect, createMemo, createSignal, on, Show, type JSX } from 'solid-js';
 import './knowledge.css';
 import { useApi } from '../../api/port';
 import { ResizableSide } from '../../components/ResizableSide';
 import { ColumnChooser } from '../../components/table/ColumnChooser';
 import { VirtualTable, type TableApi } from '../../components/table/VirtualTable';
 import { formatSort, type ColumnState, type SortState } from '../../components/table/table-state';
+import { useFresh } from '../../state/freshness';
 import { openHelp } from '../../state/help';
 import { useRouter } from '../../state/router-context';
 import { useWorkspace } from '../../state/workspace';
@@ -15,11 +16,11 @@ import { downloadText } from './download';
 import { FacetPanel } from './FacetPanel';
 import { Inboxes } from './Inboxes';
 import { OrphanedTierNote } from './OrphanedTierNote';
-import { createQuery } from '../../api/query';
-import { useListKeys } from './keyboard';
-import { entriesInput, queryFromParams, toggleValue } from './knowledge-query';
+import { freshQuery } from '../../state/query';
+import { useListKeys } from '../../state/keyboard';
+import { entriesInput, KNOWLEDGE_STORES, queryFromParams, toggleValue } from './knowledge-query';
 import { rowKey } from './rows';
-import { createEntries, followStoreChanges } from './use-entries';
+import { createEntries } from './use-entries';
 
 const ALL_IDS = KNOWLEDGE_COLUMNS.map((c) => c.id);
 /** Must match `.kv-body` in knowledge.css. */
@@ -41,7 +42,6 @@ export function KnowledgeView(): JSX.Element {
   const workspace = useWorkspace();
   const params = () => router.route().params;
   const query = createMemo(() => queryFromParams(params()), undefined, { equals: (a, b) => JSON.stringify(a) === JSON.stringify(b) });
-  const [version, setVersion] = createSignal(0);
   const entries = createEntries(api, query, workspace.epoch);
   const [selected, setSelected] = createSignal(0);
   // Null until the operator drags the detail pane's edge: the stylesheet's default width.
@@ -84,7 +84,7 @@ export function KnowledgeView(): JSX.Element {
   });
 
   // Live: refetch the loaded rows, mark what arrived or changed, keep the rows under the cursor still.
-  followStoreChanges(api, async () => {
+  const refreshRows = async () => {
     const anchorIndex = table?.firstVisibleIndex() ?? 0;
     const anchorRow = entries.rows.rowAt(anchorIndex);
     const selectedBefore = selected();
@@ -97,8 +97,23 @@ export function KnowledgeView(): JSX.Element {
       const moved = result.newIndexOf(rowKey(selectedRow));
       if (moved !== undefined) setSelected(moved);
     }
-    setVersion((v) => v + 1);
-  });
+  };
+  // One refresh at a time: a change that lands while one is in flight asks for one more after it.
+  let refreshing: Promise<void> | null = null;
+  let again = false;
+  const refreshWhenFree = () => {
+    if (refreshing) return void (again = true);
+    refreshing = refreshRows()
+      .catch((error: unknown) => console.warn('[knowledge] live refresh failed:', (error as Error).message))
+      .finally(() => {
+        refreshing = null;
+        if (again) {
+          again = false;
+          refreshWhenFree();
+        }
+      });
+  };
+  createEffect(on(useFresh(KNOWLEDGE_STORES), refreshWhenFree, { defer: true }));
 
   let searchTimer: ReturnType<typeof setTimeout> | undefined;
   const onSearch = (text: string) => {
@@ -122,7 +137,7 @@ export function KnowledgeView(): JSX.Element {
   };
 
   // The project names this project's own stores use (swarm and link tiers), to group its aliases in the Project facet.
-  const ownNames = createQuery('stores.entries', () => (version(), { offset: 0, limit: 1, filter: { tier: ['swarm', 'link'] }, facets: true }));
+  const ownNames = freshQuery(KNOWLEDGE_STORES, 'stores.entries', () => ({ offset: 0, limit: 1, filter: { tier: ['swarm', 'link'] }, facets: true }));
   const projectNames = () => ({
     ownStoreNames: (ownNames.data()?.facets?.project ?? []).flatMap((v) => (v.value === null ? [] : [v.value])),
     folder: workspace.info()?.project.name ?? '',
@@ -137,7 +152,7 @@ export function KnowledgeView(): JSX.Element {
 
   return (
     <div class="knowledge-view">
-      <DefectBanners version={version} />
+      <DefectBanners />
       <div class="toolbar">
         <input
           ref={search}
@@ -190,7 +205,7 @@ export function KnowledgeView(): JSX.Element {
       </Show>
       <Show
         when={tab() === 'table'}
-        fallback={<Inboxes version={version} onOpen={(target) => router.setParams({ tab: null, open: target.id, openTier: target.tier ?? null, collection: 'all' })} />}
+        fallback={<Inboxes onOpen={(target) => router.setParams({ tab: null, open: target.id, openTier: target.tier ?? null, collection: 'all' })} />}
       >
         <div
           class="kv-body"
@@ -201,7 +216,7 @@ export function KnowledgeView(): JSX.Element {
           <FacetPanel
             facets={entries.facets()}
             params={params()}
-            tierNote={<OrphanedTierNote version={version} />}
+            tierNote={<OrphanedTierNote />}
             projectNames={projectNames()}
             onToggle={(key, value) => {
               setSelected(0);
@@ -233,7 +248,7 @@ export function KnowledgeView(): JSX.Element {
           <Show when={detailTarget()}>
             {(target) => (
               <ResizableSide label="Resize the detail pane" width={detailWidth()} min={DETAIL_MIN_WIDTH} max={maxDetailWidth} onResize={setDetailWidth}>
-                <DetailPane target={target()} version={version} onOpen={openTarget} onClose={() => openTarget(null)} />
+                <DetailPane target={target()} onOpen={openTarget} onClose={() => openTarget(null)} />
               </ResizableSide>
             )}
           </Show>

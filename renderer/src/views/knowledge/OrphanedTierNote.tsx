@@ -1,12 +1,13 @@
 import { For, Show, type JSX } from 'solid-js';
-import { createQuery } from '../../api/query';
+import { freshQuery } from '../../state/query';
+import { KNOWLEDGE_STORES } from './knowledge-query';
 
 /**
  * Beside the Tier facet: the local `.swarm/` knowledge files a linked worktree still holds (the copy
  * made before `/swarm link`). The plugin ignores them, so their entries are not in the table.
  */
-export function OrphanedTierNote(props: { version: () => number }): JSX.Element {
-  const summary = createQuery('stores.summary', () => (props.version(), {}));
+export function OrphanedTierNote(): JSX.Element {
+  const summary = freshQuery(KNOWLEDGE_STORES, 'stores.summary', () => ({}));
   const orphaned = () => (summary.data()?.stores ?? []).filter((s) => s.status === 'orphaned');
   return (
     <Show when={orphaned().length}>

@@ -1,7 +1,7 @@
 import { For, Show } from 'solid-js';
 import type { TableColumn } from '../../components/table/VirtualTable';
-import { Badge, PriorityBadge, StatusBadge } from './Badge';
-import { count, expiryText, fixed, when } from './format';
+import { Badge, PriorityBadge, StatusBadge } from '../../components/Badge';
+import { count, expiryText, fixed, when } from '../../state/format';
 import { Highlight } from './Highlight';
 import type { KnowledgeRow } from './rows';
 import { SORT_FIELDS } from './knowledge-query';

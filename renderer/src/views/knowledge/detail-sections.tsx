@@ -1,8 +1,8 @@
 import { For, Show, type JSX } from 'solid-js';
-import type { EffectiveOutcomes, EntryDetail, MaturityVerdict } from '../../../../shared/contract/knowledge';
+import type { EffectiveOutcomes, EntryDetail } from '../../../../shared/contract/knowledge';
 import { ACKNOWLEDGED_RULE } from '../../components/ack-terms';
-import { Badge } from './Badge';
-import { count, fixed, signed, when } from './format';
+import { Badge } from '../../components/Badge';
+import { count, when } from '../../state/format';
 
 /** Effective counters, with the frozen pre-v2 counters kept apart and labelled. */
 export function CountersTable(props: { outcomes: EffectiveOutcomes }): JSX.Element {
@@ -57,36 +57,6 @@ export function CountersTable(props: { outcomes: EffectiveOutcomes }): JSX.Eleme
           </tr>
         </tbody>
       </table>
-    </div>
-  );
-}
-
-/** The skill compiler's maturity verdict, with the reasons and every check it made. */
-export function MaturityPanel(props: { verdict: MaturityVerdict }): JSX.Element {
-  const v = () => props.verdict;
-  return (
-    <div class="maturity" data-testid="maturity">
-      <p>
-        <Badge tone={v().eligible ? 'ok' : 'danger'}>{v().eligible ? 'eligible for a skill' : 'not eligible for a skill'}</Badge>{' '}
-        <span class="muted">
-          signal {signed(v().signal)} · confidence {fixed(v().confidence)} · {v().distinctPhases} distinct {v().confirmationsFrom} · {v().priority} priority
-        </span>
-      </p>
-      <ul class="reasons">
-        <For each={v().reasons}>{(reason) => <li>{reason}</li>}</For>
-      </ul>
-      <ul class="checks">
-        <For each={v().checks}>
-          {(check) => (
-            <li classList={{ pass: check.passed, fail: !check.passed }}>
-              {check.passed ? '✓' : '✗'} <strong>{check.rule.replace(/_/g, ' ')}</strong>: {check.detail}
-            </li>
-          )}
-        </For>
-      </ul>
-      <Show when={v().hasSkill}>
-        <p class="muted small">A generated skill already exists for this entry.</p>
-      </Show>
     </div>
   );
 }

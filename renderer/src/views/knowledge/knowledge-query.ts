@@ -9,6 +9,9 @@ import type { SortState } from '../../components/table/table-state';
 export type EntriesFilter = NonNullable<Input<'stores.entries'>['filter']>;
 export type EntriesSortField = NonNullable<Input<'stores.entries'>['sort']>['field'];
 
+/** The stores whose changes can alter the Knowledge view's rows, markers, counts, defects and details (and their families, see state/freshness-reducer). */
+export const KNOWLEDGE_STORES = ['knowledge', 'hive'] as const;
+
 export const LIST_FILTERS = ['tier', 'collection', 'status', 'category', 'priority', 'scope', 'tags', 'project'] as const;
 export type ListFilter = (typeof LIST_FILTERS)[number];
 

@@ -1,9 +1,9 @@
 import type { Output } from '../../../../shared/contract';
-import type { EntryMarkers } from '../../../../shared/contract/knowledge';
 
-/** One table row: the indexed entry plus the markers the knowledge area derives for it. */
+/** One table row, as `knowledge.rows` assembles it in the core: the indexed entry with its markers. */
+export type KnowledgeRow = Output<'knowledge.rows'>['items'][number];
+/** What identifies and compares rows (the entry without its markers). */
 export type EntryItem = Output<'stores.entries'>['items'][number];
-export type KnowledgeRow = EntryItem & { markers?: EntryMarkers };
 
 /** Identity across refreshes: rids change when a store is rewritten, store + id do not. */
 export const rowKey = (row: EntryItem): string => `${row.store}:${row.id ?? `rid${row.rid}`}:${row.collection}`;

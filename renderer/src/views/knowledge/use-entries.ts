@@ -1,23 +1,20 @@
-import { createEffect, createSignal, on, onCleanup, type Accessor } from 'solid-js';
+import { createEffect, createSignal, on, type Accessor } from 'solid-js';
 import type { ConsoleApi, Output } from '../../../../shared/contract';
 import { createPagedRows, type FetchPage } from '../../components/table/paged-rows';
 import { entriesInput, queryKey, type KnowledgeQuery } from './knowledge-query';
 import { changedKeys, rowKey, rowSignature, type KnowledgeRow } from './rows';
 
-export type Facets = NonNullable<Output<'stores.entries'>['facets']>;
+export type Facets = NonNullable<Output<'knowledge.rows'>['facets']>;
 
 /** How long an arrived or changed row stays marked. */
 export const LIVE_MARK_MS = 6000;
 const BLOCK = 200;
 const BULK_CHANGE_ROWS = 20;
 
-/** Stores whose changes can alter the rows or their markers. */
-const RELEVANT_STORES = /^(knowledge|hive|knowledge-|hive-)/;
-
 /**
- * The Knowledge table's data: server-side pages of `stores.entries` joined with the markers
- * of `knowledge.markers`, facet counts from the first page, and live refreshes that mark
- * arrived/changed rows and report how far the rows above the viewport moved.
+ * The Knowledge table's data: server-side pages of `knowledge.rows` (each row with its markers),
+ * facet counts from the first page, and live refreshes that mark arrived/changed rows and report
+ * how far the rows above the viewport moved.
  */
 export function createEntries(api: ConsoleApi, query: Accessor<KnowledgeQuery>, epoch: Accessor<number>) {
   const [facets, setFacets] = createSignal<Facets | null>(null);
@@ -26,13 +23,9 @@ export function createEntries(api: ConsoleApi, query: Accessor<KnowledgeQuery>, 
   const seen = new Map<string, string>();
 
   const fetcher = (q: KnowledgeQuery): FetchPage<KnowledgeRow> => async (offset, limit) => {
-    const page = await api.call('stores.entries', entriesInput(q, offset, limit, offset === 0));
+    const page = await api.call('knowledge.rows', entriesInput(q, offset, limit, offset === 0));
     if (offset === 0) setFacets(page.facets ?? null);
-    const rows: KnowledgeRow[] = page.items.map((item) => ({ ...item }));
-    if (rows.length) {
-      const { markers } = await api.call('knowledge.markers', { rids: rows.map((r) => r.rid) });
-      for (const row of rows) row.markers = markers[String(row.rid)];
-    }
+    const rows = page.items;
     for (const row of rows) if (!seen.has(rowKey(row))) seen.set(rowKey(row), rowSignature(row));
     return { rows, total: page.total };
   };
@@ -85,25 +78,4 @@ export function createEntries(api: ConsoleApi, query: Accessor<KnowledgeQuery>, 
   const isMarked = (row: KnowledgeRow | undefined) => !!row && marks().has(rowKey(row));
 
   return { rows, facets, refresh, isMarked };
-}
-
-/** Calls `onChange` (debounced) when a store that feeds the table changes. */
-export function followStoreChanges(api: ConsoleApi, onChange: () => void, delayMs = 250): void {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const schedule = () => {
-    clearTimeout(timer);
-    timer = setTimeout(onChange, delayMs);
-  };
-  const stop = api.subscribe(
-    'stores.changes',
-    {},
-    (event) => {
-      if (RELEVANT_STORES.test(event.storeKey)) schedule();
-    },
-    schedule,
-  );
-  onCleanup(() => {
-    clearTimeout(timer);
-    stop();
-  });
 }

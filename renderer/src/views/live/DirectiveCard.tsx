@@ -1,5 +1,5 @@
 import { Match, Show, Switch } from 'solid-js';
-import { createQuery } from '../../api/query';
+import { createQuery } from '../../state/query';
 import { ACKNOWLEDGED_RULE, ANSWERED_RULE } from '../../components/ack-terms';
 
 /**

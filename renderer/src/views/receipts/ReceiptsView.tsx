@@ -1,7 +1,8 @@
-import { For, onCleanup, Show, type JSX } from 'solid-js';
+import { For, Show, type JSX } from 'solid-js';
 import './receipts.css';
-import { useApi } from '../../api/port';
-import { createQuery, type Query } from '../../api/query';
+import { Loaded } from '../../components/Loaded';
+import { VERIFIED_RECEIPTS } from '../../state/freshness-reducer';
+import { freshQuery } from '../../state/query';
 import { useRouter } from '../../state/router-context';
 import { FunnelPanel } from './FunnelPanel';
 import { IntegrityBanner, PrefixNotice } from './IntegrityBanner';
@@ -19,25 +20,15 @@ const TABS = [
 ] as const;
 type TabId = (typeof TABS)[number]['id'];
 const TRACE_LIMIT = 25;
+/** Every query here shows verified receipts: each refetches once the console has verified a changed receipt file again. */
+const RECEIPTS = [VERIFIED_RECEIPTS];
 const OUTCOMES = ['applied', 'ignored', 'n_a', 'contradicted', 'violated', 'released', 'open', 'unanswered', 'audit'] as const;
-
-/** Shows a query's value (rendered again for each new value), its error, or that it is loading. */
-function Loaded<T>(props: { query: Query<T>; children: (value: T) => JSX.Element }): JSX.Element {
-  return (
-    <Show when={!props.query.data.error} fallback={<p class="error">Could not load: {String((props.query.data.error as Error)?.message ?? props.query.data.error)}</p>}>
-      <Show when={props.query.data()} keyed fallback={<p class="muted">Loading…</p>}>
-        {(value) => props.children(value)}
-      </Show>
-    </Show>
-  );
-}
 
 /**
  * Receipts: was the agent honest about what it was shown? Integrity of the V2 ledger first, then
  * obligations, traces, per-directive funnels, phases and sources. Read-only; filters live in the URL.
  */
 export function ReceiptsView(): JSX.Element {
-  const api = useApi();
   const router = useRouter();
   const params = () => router.route().params;
   const tab = (): TabId => (TABS.some((t) => t.id === params().tab) ? (params().tab as TabId) : 'obligations');
@@ -45,10 +36,10 @@ export function ReceiptsView(): JSX.Element {
   const outcome = () => (OUTCOMES as readonly string[]).includes(params().outcome ?? '') ? (params().outcome as (typeof OUTCOMES)[number]) : undefined;
   const offset = () => Math.max(0, Number(params().offset ?? 0) || 0);
 
-  const integrity = createQuery('receipts.integrity', () => ({}));
-  const phases = createQuery('receipts.phases', () => ({}));
-  const obligations = createQuery('receipts.obligations', () => (tab() === 'obligations' ? { status: 'all', ...(phase() ? { phase: phase() } : {}) } : false));
-  const traces = createQuery('receipts.traces', () =>
+  const integrity = freshQuery(RECEIPTS, 'receipts.integrity', () => ({}));
+  const phases = freshQuery(RECEIPTS, 'receipts.phases', () => ({}));
+  const obligations = freshQuery(RECEIPTS, 'receipts.obligations', () => (tab() === 'obligations' ? { status: 'all', ...(phase() ? { phase: phase() } : {}) } : false));
+  const traces = freshQuery(RECEIPTS, 'receipts.traces', () =>
     tab() === 'traces'
       ? {
           offset: offset(),
@@ -60,15 +51,8 @@ export function ReceiptsView(): JSX.Element {
         }
       : false,
   );
-  const funnel = createQuery('receipts.funnel', () => (tab() === 'funnel' ? { offset: 0, limit: 200, ...(params().directive ? { entry: params().directive } : {}) } : false));
-  const sources = createQuery('receipts.sources', () => (tab() === 'sources' ? {} : false));
-
-  // Verified again on every change of a receipt file: refresh everything on screen.
-  const refetchAll = () => {
-    for (const query of [integrity, phases, obligations, traces, funnel, sources]) query.refetch();
-  };
-  const stop = api.subscribe('receipts.changes', {}, refetchAll, refetchAll);
-  onCleanup(stop);
+  const funnel = freshQuery(RECEIPTS, 'receipts.funnel', () => (tab() === 'funnel' ? { offset: 0, limit: 200, ...(params().directive ? { entry: params().directive } : {}) } : false));
+  const sources = freshQuery(RECEIPTS, 'receipts.sources', () => (tab() === 'sources' ? {} : false));
 
   const setPhase = (value: string | null) => router.setParams({ phase: value, offset: null });
 

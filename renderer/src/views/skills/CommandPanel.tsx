@@ -1,9 +1,9 @@
 import { createEffect, For, Show, type JSX } from 'solid-js';
 import type { QueueItem } from '../../../../shared/contract/skills';
 import { useApi } from '../../api/port';
-import { createQuery } from '../../api/query';
-import { ConfirmBox } from '../hive/ConfirmBox';
-import { createHumanFlow } from '../hive/human-flow';
+import { createQuery } from '../../state/query';
+import { ConfirmBox } from '../../components/ConfirmBox';
+import { createHumanFlow } from '../../state/human-flow';
 
 type Command = NonNullable<QueueItem['command']>;
 

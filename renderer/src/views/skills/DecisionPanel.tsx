@@ -1,9 +1,9 @@
 import { createEffect, createSignal, Show, type JSX } from 'solid-js';
 import type { SkillItem } from '../../../../shared/contract/skills';
 import { useApi } from '../../api/port';
-import { createQuery } from '../../api/query';
-import { ConfirmBox } from '../hive/ConfirmBox';
-import { createHumanFlow } from '../hive/human-flow';
+import { createQuery } from '../../state/query';
+import { ConfirmBox } from '../../components/ConfirmBox';
+import { createHumanFlow } from '../../state/human-flow';
 import { DecisionResult } from './DecisionResult';
 import { EvalTable } from './EvalTable';
 

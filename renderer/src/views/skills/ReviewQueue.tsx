@@ -1,12 +1,12 @@
 import { createMemo, createSignal, For, onMount, Show, type JSX } from 'solid-js';
 import { QUEUE_KINDS, type QueueItem } from '../../../../shared/contract/skills';
 import { useApi } from '../../api/port';
-import { createQuery } from '../../api/query';
-import { onSkillStoresChange } from './store-refresh';
+import { createQuery, freshQuery } from '../../state/query';
 import { CommandPanel } from './CommandPanel';
 import { DecisionPanel, type Decision } from './DecisionPanel';
 import { DismissPanel } from './DismissPanel';
 import { orderedQueue, queueKey } from './queue-state';
+import { SKILL_STORES } from './skill-stores';
 
 const KIND_LABEL: Record<(typeof QUEUE_KINDS)[number], string> = {
   skill_draft: 'Skill drafts',
@@ -23,7 +23,7 @@ const KIND_LABEL: Record<(typeof QUEUE_KINDS)[number], string> = {
  * store-writing decision are dismissed instead: r asks for a reason, a marks them reviewed.
  */
 export function ReviewQueue(props: { kinds: string[]; onKinds: (kinds: string[]) => void; onOpen: (item: QueueItem) => void }): JSX.Element {
-  const queue = createQuery('review.queue', () => ({}));
+  const queue = freshQuery(SKILL_STORES, 'review.queue', () => ({}));
   const counters = createQuery('live.counters', () => ({ limit: 100 }));
   const rules = createQuery('live.rules', () => ({}));
   const [index, setIndex] = createSignal(0);
@@ -33,7 +33,6 @@ export function ReviewQueue(props: { kinds: string[]; onKinds: (kinds: string[])
   const [dismissing, setDismissing] = createSignal<QueueItem | null>(null);
   const api = useApi();
   let list: HTMLDivElement | undefined;
-  onSkillStoresChange(api, () => queue.refetch());
 
   const denials = createMemo((): QueueItem[] => {
     const threshold = rules.data()?.threshold ?? 3;

@@ -1,16 +1,15 @@
 import { For, Show, type JSX } from 'solid-js';
 import './skills.css';
 import type { QueueItem } from '../../../../shared/contract/skills';
-import { useApi } from '../../api/port';
-import { createQuery } from '../../api/query';
-import { onSkillStoresChange } from './store-refresh';
+import { freshQuery } from '../../state/query';
 import { useRouter } from '../../state/router-context';
 import type { SkillItem } from '../../../../shared/contract/skills';
 import { CuratorPanel } from './CuratorPanel';
 import { DecisionPanel } from './DecisionPanel';
 import { CandidatesPanel, ImproverPanel } from './ImproverPanel';
-import { Loaded } from './Loaded';
+import { Loaded } from '../../components/Loaded';
 import { parseKinds } from './queue-state';
+import { SKILL_STORES } from './skill-stores';
 import { ReviewQueue } from './ReviewQueue';
 import { SkillList } from './SkillList';
 import { PANES, SkillReview, type PaneId } from './SkillReview';
@@ -34,9 +33,9 @@ export function SkillsView(): JSX.Element {
   const tab = (): TabId => (TABS.some((t) => t.id === params().tab) ? (params().tab as TabId) : 'queue');
   const at = () => (params().at === 'active' ? 'active' : 'proposal');
   const pane = (): PaneId => (PANES.some((p) => p.id === params().pane) ? (params().pane as PaneId) : 'rendered');
-  const overview = createQuery('skills.overview', () => (tab() === 'skills' || tab() === 'improver' || tab() === 'candidates' ? {} : false));
-  const detail = createQuery('skills.detail', () => (tab() === 'skills' && params().slug ? { slug: params().slug as string, kind: at() } : false));
-  const curator = createQuery('curator.overview', () => (tab() === 'curator' ? {} : false));
+  const overview = freshQuery(SKILL_STORES, 'skills.overview', () => (tab() === 'skills' || tab() === 'improver' || tab() === 'candidates' ? {} : false));
+  const detail = freshQuery(SKILL_STORES, 'skills.detail', () => (tab() === 'skills' && params().slug ? { slug: params().slug as string, kind: at() } : false));
+  const curator = freshQuery(SKILL_STORES, 'curator.overview', () => (tab() === 'curator' ? {} : false));
   const openEntry = (id: string, tier: string | null) => router.go('knowledge', { open: id, ...(tier ? { openTier: tier } : {}) });
   // The selected item's kind from the list (drafts offer apply/reject, active skills retire).
   const kindOf = (key: string): SkillItem['kind'] => {
@@ -49,10 +48,6 @@ export function SkillsView(): JSX.Element {
     overview.refetch();
     detail.refetch();
   };
-  onSkillStoresChange(useApi(), () => {
-    refresh();
-    curator.refetch();
-  });
   const openQueueItem = (item: QueueItem) => {
     if (item.open.view === 'skills' && item.open.slug) router.setParams({ tab: 'skills', slug: item.open.slug, at: 'proposal', pane: null });
     else if (item.open.view === 'live') router.go('live');

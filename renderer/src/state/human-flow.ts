@@ -1,5 +1,5 @@
 import { createSignal } from 'solid-js';
-import type { ConsoleApi, Output } from '../../../../shared/contract';
+import type { ConsoleApi, Output } from '../../../shared/contract';
 
 type PreviewOp =
   | 'hive.quarantine.preview'

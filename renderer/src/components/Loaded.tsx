@@ -1,5 +1,5 @@
 import { Show, type JSX } from 'solid-js';
-import type { Query } from '../../api/query';
+import type { Query } from '../state/query';
 
 /** A query's value, its error, or that it is loading. */
 export function Loaded<T>(props: { query: Query<T>; children: (value: T) => JSX.Element }): JSX.Element {
