@@ -40,7 +40,7 @@ const QUERIES = ['refund endpoint validation', 'invoice pdf rendering', 'payout 
 
 const legacyRouteFor = (source: TerminalSource): LegacyRoute => (source === 'architect_marker' || source === 'unknown' ? 'application' : source === 'manual' || source === 'phase_override' ? 'none' : 'events');
 
-export interface FillerPool {
+interface FillerPool {
   swarm: EntryDraft[];
   hive: EntryDraft[];
 }

@@ -20,7 +20,7 @@ const SEVERITY_ORDER: Record<string, number> = { critical: 0, error: 1, warning:
  * section 2.9), read from the named entry's current state and events. The evidence sentence
  * says what was looked at, so "not applied" is never a guess presented as fact.
  */
-export function recommendationState(action: string, lesson: string, entry: EntryState | null, synthetic: boolean): Pick<Recommendation, 'applied' | 'appliedEvidence'> {
+function recommendationState(action: string, lesson: string, entry: EntryState | null, synthetic: boolean): Pick<Recommendation, 'applied' | 'appliedEvidence'> {
   if (synthetic) return { applied: 'applied', appliedEvidence: 'a record of a hive promotion run the plugin already made (counts in the reason)' };
   if (!entry) return { applied: 'unknown', appliedEvidence: 'the entry is in no store now (removed, evicted or never written)' };
   const v = entry.value;

@@ -47,7 +47,7 @@ export class CommitAbort extends Error {
 
 export const WRONG_CODE_LIMIT = 3;
 
-export interface HumanServicesOptions {
+interface HumanServicesOptions {
   userDataDir: string;
   consoleVersion: string;
   /** How long a commit waits for a busy plugin lock before aborting cleanly. */

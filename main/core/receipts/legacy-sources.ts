@@ -37,7 +37,7 @@ export interface LegacySources {
   linkRedirected: boolean;
 }
 
-export interface LegacyPaths {
+interface LegacyPaths {
   swarmDir: string;
   /** The link dir when `.swarm/link.json` is active, else `swarmDir`. */
   knowledgeDir: string;

@@ -25,10 +25,8 @@ export const LEGACY_FILES = {
   events: 'knowledge-events.jsonl',
   unacknowledged: 'unacknowledged-criticals.jsonl',
 } as const;
-export type LegacyFileKind = keyof typeof LEGACY_FILES;
 
-export const JOURNAL_RECORD_TYPES = ['membership', 'terminal', 'gate_release', 'phase_close', 'checkpoint', 'uncertainty', 'repair'] as const;
-export type JournalRecordType = (typeof JOURNAL_RECORD_TYPES)[number];
+const JOURNAL_RECORD_TYPES = ['membership', 'terminal', 'gate_release', 'phase_close', 'checkpoint', 'uncertainty', 'repair'] as const;
 /** Record types each chained file may hold. */
 export const RECORD_TYPES_BY_FILE: Record<ChainFileKind, readonly string[]> = {
   journal: JOURNAL_RECORD_TYPES,
@@ -39,13 +37,12 @@ export const RECORD_TYPES_BY_FILE: Record<ChainFileKind, readonly string[]> = {
 export { OUTCOMES, TERMINAL_SOURCES, RELEASE_KINDS } from '../../../shared/contract/receipts';
 export type Outcome = (typeof OUTCOMES)[number];
 /** Audit-only: recorded, shown, never a terminal outcome. */
-export const AUDIT_ONLY = ['unacknowledged', 'no_relevant'] as const;
-export type AuditKind = (typeof AUDIT_ONLY)[number];
+const AUDIT_ONLY = ['unacknowledged', 'no_relevant'] as const;
+type AuditKind = (typeof AUDIT_ONLY)[number];
 
 export type TerminalSource = (typeof TERMINAL_SOURCES)[number];
 
 export type ReleaseKind = (typeof RELEASE_KINDS)[number];
-export const RELEASE_SOURCES = ['application_gate_denial_limit_release', 'application_gate_staleness_release', 'manual'] as const;
 
 export const PHASE_OUTCOMES = ['success', 'failure', 'partial'] as const;
 export type PhaseOutcome = (typeof PHASE_OUTCOMES)[number];

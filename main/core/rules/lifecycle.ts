@@ -62,7 +62,7 @@ export function utilityScore(o: Pick<EffectiveOutcomes, 'shown_count' | 'applied
 }
 
 /** Low-utility needs a real sample: at least this many showings (and never fewer than `min_retrievals_for_utility`). */
-export const LOW_UTILITY_MIN_SHOWN = 5;
+const LOW_UTILITY_MIN_SHOWN = 5;
 
 export interface QualityMarkers {
   utility: number | null;

@@ -106,7 +106,7 @@ export function loadEvalSet(projectDir: string, slug: string): EvalSet {
   return { status: 'loaded', files, cases: cases.slice(0, EVAL_LIMITS.cases) };
 }
 
-export interface CaseScore {
+interface CaseScore {
   score: number;
   failures: string[];
 }

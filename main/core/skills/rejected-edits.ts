@@ -5,13 +5,13 @@ import type { EvalOutcome } from './eval';
 import { replaceFile } from '../human/write/atomic-write';
 import { withStoreLock } from '../human/write/store-lock';
 
-export const MAX_REJECTED_EDITS = 200;
+const MAX_REJECTED_EDITS = 200;
 const PREVIEW_CHARS = 800;
 
 export const sha256 = (text: string): string => crypto.createHash('sha256').update(text).digest('hex');
 
 /** The plugin's normalisation for "equivalent content": placeholder `generated_at`, collapsed whitespace, lower case. */
-export function normalizeForRejection(content: string): string {
+function normalizeForRejection(content: string): string {
   return content
     .replace(/^generated_at:\s*\S+\s*$/gim, 'generated_at: <generated>')
     .replace(/\s+/g, ' ')

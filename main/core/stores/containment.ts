@@ -22,7 +22,7 @@ export function workspaceRoots(paths: Pick<WorkspacePaths, 'projectDir' | 'hiveD
 export const confinementOf = (paths: Pick<WorkspacePaths, 'projectDir' | 'hiveDir' | 'link' | 'allowSymlinksOutside'>): string[] | undefined =>
   paths.allowSymlinksOutside ? undefined : workspaceRoots(paths);
 
-export function realRoots(roots: readonly string[]): string[] {
+function realRoots(roots: readonly string[]): string[] {
   return roots.map((root) => {
     try {
       return fs.realpathSync(root);

@@ -10,7 +10,7 @@ import { writeReleasedHive } from './hive-files';
 import { writeReleasedSkills } from './skill-files';
 import { buildReleasedStory } from './story';
 
-export { RELEASED_HIVE, RELEASED_IDS, RELEASED_LINK_ID, RELEASED_PROJECT, RELEASED_WORKTREE } from './ids';
+export { RELEASED_IDS, RELEASED_LINK_ID, RELEASED_PROJECT, RELEASED_WORKTREE } from './ids';
 
 /** Bump when the released demo's content changes, so existing demo folders are regenerated. */
 export const RELEASED_DEMO_VERSION = 1;
