@@ -7,7 +7,7 @@ import { NoInput, query, subscription } from './define';
  * and the status of every receipt source. Read-only: nothing here writes a receipt file.
  */
 
-// Enumerations of the (proposed) V2 ledger, store reference 7.2/7.3.
+// Enumerations of the (proposed) V2 ledger, docs/plugin-formats.md#v2-receipts.
 export const OUTCOMES = ['applied', 'ignored', 'n_a', 'contradicted', 'violated'] as const;
 const AUDIT_KINDS = ['unacknowledged', 'no_relevant', 'override'] as const;
 export const TERMINAL_SOURCES = [
@@ -282,7 +282,7 @@ export const FunnelRow = z.object({
   priorityDerived: z.boolean(),
   enforcement: nullableString,
   /**
-   * The plugin's effective `acknowledged_count` (store reference 2.10): explicit acknowledgements only,
+   * The plugin's effective `acknowledged_count` (docs/plugin-formats.md#effective-counters): explicit acknowledgements only,
    * from the counter baseline, knowledge-events.jsonl and knowledge-application.jsonl. Null when the
    * knowledge entry is not in this workspace.
    */

@@ -278,7 +278,7 @@ export const SkillDecisionResult = z.object({
   /** After the write every file read back as intended (other lines byte for byte). */
   verified: z.boolean(),
   messages: z.array(z.string()),
-  /** When the console re-reads the stamped stores for a concurrent plugin rewrite that dropped the stamp (rule 5.6.8). */
+  /** When the console re-reads the stamped stores for a concurrent plugin rewrite that dropped the stamp (docs/plugin-formats.md#second-process-writes, rule 8: re-verify after writing). */
   revertCheckAt: nullableString,
 });
 export type SkillDecisionResult = z.infer<typeof SkillDecisionResult>;

@@ -1,5 +1,5 @@
-// A compact validator of the plugin's on-disk records, written from the store reference's facts
-// (sections 2–9, 12, 15). Used by the demo generator's tests only.
+// A compact validator of the plugin's on-disk records, written from the facts in
+// docs/plugin-formats.md. Used by the demo generator's tests only.
 import { z } from 'zod';
 
 const isoTs = z.string().regex(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);

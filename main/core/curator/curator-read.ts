@@ -17,7 +17,7 @@ const SEVERITY_ORDER: Record<string, number> = { critical: 0, error: 1, warning:
 
 /**
  * Whether the plugin already applied a recommendation (it does so itself at phase_complete,
- * section 2.9), read from the named entry's current state and events. The evidence sentence
+ * docs/plugin-formats.md#lifecycle), read from the named entry's current state and events. The evidence sentence
  * says what was looked at, so "not applied" is never a guess presented as fact.
  */
 function recommendationState(action: string, lesson: string, entry: EntryState | null, synthetic: boolean): Pick<Recommendation, 'applied' | 'appliedEvidence'> {
@@ -109,7 +109,7 @@ const listDir = (dir: string): string[] => {
   }
 };
 
-/** Curator summary, knowledge-application findings, drift reports and the insight queue (section 10.1). Read-only. */
+/** Curator summary, knowledge-application findings, drift reports and the insight queue (docs/plugin-formats.md#curator). Read-only. */
 export function curatorOverview(projectDir: string, lookup: EntryLookup): CuratorOverview {
   const swarm = path.join(projectDir, '.swarm');
   const problems: string[] = [];

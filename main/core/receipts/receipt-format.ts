@@ -1,9 +1,10 @@
 import { OUTCOMES, RELEASE_KINDS, TERMINAL_SOURCES } from '../../../shared/contract/receipts';
 
 /**
- * Facts about the V2 receipt ledger and the legacy receipt logs, copied from the store
- * reference (sections 6.1, 6.3, 6.5, 7.2, 7.3 and 13). The V2 format is a PROPOSAL that a
- * future plugin version may adopt; the console only ever reads these files.
+ * Facts about the V2 receipt ledger and the legacy receipt logs, copied from
+ * docs/plugin-formats.md (#v2-receipts, #receipt-chain, #legacy-receipts, #event-logs, #configuration).
+ * The V2 format is a PROPOSAL that a future plugin version may adopt; the console only ever reads
+ * these files.
  */
 
 export const RECEIPT_SCHEMA = 'swarm.knowledge-receipt/2';
@@ -59,7 +60,7 @@ export function sourceRank(source: string): number {
   return 4;
 }
 
-/** Config defaults (DOC-ONLY keys, section 13). */
+/** Config defaults (DOC-ONLY keys, docs/plugin-formats.md#configuration). */
 export const DEFAULT_MAX_GATE_DENIALS = 5;
 export const DEFAULT_GATE_STALENESS_MS = 600_000;
 export const DEFAULT_RECEIPT_CLOSE_GRACE_DAYS = 7;

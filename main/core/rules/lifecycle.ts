@@ -3,8 +3,8 @@ import type { EffectiveOutcomes } from './counters';
 import type { KnowledgeThresholds } from './thresholds';
 
 /**
- * Lifecycle and quality markers, from the plugin's phase sweep (section 2.9 of the store
- * reference) and its evergreen / low-utility thresholds.
+ * Lifecycle and quality markers, from the plugin's phase sweep
+ * (docs/plugin-formats.md#caps-and-ttl-archive) and its evergreen / low-utility thresholds.
  */
 
 export interface ExpiryMarker {

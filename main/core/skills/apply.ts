@@ -103,7 +103,7 @@ function emptyPlan(request: ApplyRequest, refusal: ApplyRefusal): ApplyPlan {
 }
 
 /**
- * Everything `skill_apply` would check, in the plugin's order (section 8.4), without writing:
+ * Everything `skill_apply` would check, in the plugin's order (docs/plugin-formats.md#skill-apply), without writing:
  * slug, proposal, marker, rejection ledger, eval gate. Paths are validated before any file
  * is read, and the target must stay inside `.opencode/skills/generated/`.
  */

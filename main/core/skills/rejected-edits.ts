@@ -83,7 +83,7 @@ export function rejectedEditRecord(input: { slug: string; operation: string; rea
 
 /**
  * Appends one record, keeping the newest 200, by read + temp + rename like the plugin. The
- * plugin itself takes no lock here; the console still takes the `.swarm` lock (rule 5.6.2),
+ * plugin itself takes no lock here; the console still takes the `.swarm` lock (docs/plugin-formats.md#second-process-writes, rule 2: lock every write),
  * which only serialises it against the plugin's locked writes. Every kept line is kept byte
  * for byte (the plugin drops blank lines only).
  */

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { SKILL_SLUG } from '../stores/schemas/skills';
 
-/** The plugin's slug sanitiser (section 8.2): lower-case, runs outside [a-z0-9-] to `-`, collapse, strip, truncate. */
+/** The plugin's slug sanitiser (docs/plugin-formats.md#skill-slugs): lower-case, runs outside [a-z0-9-] to `-`, collapse, strip, truncate. */
 function sanitizeSlug(raw: string): string {
   return raw
     .toLowerCase()

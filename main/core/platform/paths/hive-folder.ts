@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** Entries whose presence makes a folder the plugin's `<dataDir>` (reference section 1.2). */
+/** Entries whose presence makes a folder the plugin's `<dataDir>` (docs/plugin-formats.md#data-folder). */
 const HIVE_MARKERS = ['shared-learnings.jsonl', 'shared-learnings-rejected.jsonl', 'shared-knowledge-events.jsonl', 'hive-knowledge.jsonl', 'links'] as const;
 
 export interface HiveFolderCheck {
