@@ -6,7 +6,7 @@ import { percentile } from './report';
  * shared 2-core machine mix the page's own cost with everything else running; thread CPU time
  * (`tdur`) is the page's own cost.
  */
-export interface FrameCost {
+interface FrameCost {
   frames: number;
   /** Thread-CPU of each renderer main-thread frame (BeginMainFrame), ms. */
   mainFrameCpu: number[];

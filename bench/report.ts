@@ -5,7 +5,7 @@ export interface BenchReport {
   note(text: string): void;
 }
 
-export interface Figure {
+interface Figure {
   section: string;
   name: string;
   value: number;

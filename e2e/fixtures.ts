@@ -1,7 +1,7 @@
 import { test as base, expect, type Page } from '@playwright/test';
 import { startConsole, type RunningConsole } from './console-host';
 
-export interface ConsoleFixtures {
+interface ConsoleFixtures {
   /** Options for the console under test; override per file with `test.use({ consoleOptions: {...} })`. */
   consoleOptions: Parameters<typeof startConsole>[0];
   /** A running browser host (fresh user-data folder, demo workspace unless `consoleOptions.project`). */

@@ -28,7 +28,7 @@ export const expected = {
 type Fetched = { status: number | null; headers: Record<string, string>; length: number; text: string | null };
 type Envelope = { ok: boolean; value?: unknown; error?: { code: string } };
 
-export interface MainBundleReport {
+interface MainBundleReport {
   records: StandinRecord[];
   problems: string[];
 }

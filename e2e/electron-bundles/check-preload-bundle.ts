@@ -5,10 +5,10 @@ import { webcrypto } from 'node:crypto';
 import { contract, ipcChannel, IPC_EVENT_CHANNEL, IPC_UNSUBSCRIBE_CHANNEL, opNames, type OpName } from '../../shared/contract';
 
 /** Where the preload's `ipcRenderer.invoke` lands: the main bundle's handler, or a recorder. */
-export type InvokeMain = (channel: string, ...args: unknown[]) => Promise<unknown>;
+type InvokeMain = (channel: string, ...args: unknown[]) => Promise<unknown>;
 type Listener = (event: unknown, ...args: unknown[]) => void;
 
-export interface LoadedPreload {
+interface LoadedPreload {
   /** Every `contextBridge.exposeInMainWorld` call, in order. */
   exposed: { key: string; api: unknown }[];
   /** Every module the preload asked `require` for. */
@@ -26,7 +26,7 @@ export interface LoadedPreload {
  * Runs `<outDir>/preload/index.cjs` as a sandboxed preload runs: in its own context, with a
  * `require` that knows only `electron`, whose `contextBridge` and `ipcRenderer` are stand-ins.
  */
-export function loadPreloadBundle(outDir: string, invokeMain: InvokeMain): LoadedPreload {
+function loadPreloadBundle(outDir: string, invokeMain: InvokeMain): LoadedPreload {
   const code = fs.readFileSync(path.join(outDir, 'preload', 'index.cjs'), 'utf8');
   const listeners = new Map<string, Listener[]>();
   const loaded: LoadedPreload = {

@@ -10,7 +10,7 @@ export interface StandinRecord {
   [detail: string]: unknown;
 }
 
-export interface MainBundleOptions {
+interface MainBundleOptions {
   /** The folder holding main/, preload/ and renderer/ as `npm run build` emits them. */
   outDir: string;
   /** What the stand-in answers for `app.getPath('userData')`; also where its single-instance lock lives. */

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
-export type ElectronAvailability = { ok: true; binary: string } | { ok: false; reason: string };
+type ElectronAvailability = { ok: true; binary: string } | { ok: false; reason: string };
 
 /**
  * Finds the Electron binary WITHOUT requiring the `electron` package: since v45 its index

@@ -63,8 +63,6 @@ rollback), read-only, and checks its hash chain.
 Exit codes: 0 chain intact · 2 usage · 3 chain broken`,
 } as const;
 
-export type HelpTopic = keyof typeof COMMAND_HELP;
-
 /** `--help`/`-h` anywhere before a `--` asks for help (a value never starts with `-` in these commands). */
 export function wantsHelp(args: string[]): boolean {
   const end = args.indexOf('--');

@@ -2,8 +2,6 @@
  * Human-only commands have no CLI: a script (or an agent) in a shell must not be able to write
  * the stores. Each name answers exit 2 and points to the console window.
  */
-export const HUMAN_ONLY_COMMANDS = ['hive-quarantine', 'quarantine', 'restore', 'promote', 'skill-apply'] as const;
-
 export function refusal(name: string): { run(argv: string[]): Promise<number> } {
   return {
     async run() {

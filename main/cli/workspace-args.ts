@@ -4,14 +4,14 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { resolveConsoleUserDataDir } from '../core/platform/paths/platform-data-dir';
 
-export interface WorkspaceArgs {
+interface WorkspaceArgs {
   project: string | null;
   hive: string | undefined;
   userDataDir: string;
 }
 
 /** The options every workspace-opening command shares: --project, --hive, --user-data. */
-export const workspaceOptions = {
+const workspaceOptions = {
   project: { type: 'string' },
   hive: { type: 'string' },
   'user-data': { type: 'string' },

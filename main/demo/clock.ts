@@ -1,4 +1,4 @@
-/** The demo's default time anchor: the day after the reference snapshot (2026-07-02 12:00 UTC). */
+/** The demo's default time anchor: the day after the plugin snapshot docs/plugin-formats.md describes (2026-07-02 12:00 UTC). */
 export const DEFAULT_DEMO_NOW = Date.UTC(2026, 6, 2, 12, 0, 0);
 
 export const MINUTE = 60_000;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { generateDemoWorkspace, DEMO_GENERATOR_VERSION } from './generate';
 import { generateReleasedDemo, RELEASED_DEMO_VERSION, releasedDemoLocation, type ReleasedDemoLocation } from './released/generate-released';
 
-export interface DemoLocation {
+interface DemoLocation {
   projectDir: string;
   hiveDir: string;
   /** The released-plugin-shaped projects (a linked worktree pair) and their own hive. */

@@ -23,7 +23,7 @@ import { fillerSwarmEntries } from './swarm-entries';
 
 export type { DemoScale } from './scale';
 export { DEFAULT_DEMO_NOW } from './clock';
-export { DEMO_IDS, DEMO_SESSIONS, DEMO_TRACES, DEMO_SKILLS, DEMO_LINK_ID, DEMO_PROJECT, DEMO_SECOND_PROJECT } from './ids';
+export { DEMO_IDS, DEMO_SESSIONS, DEMO_TRACES, DEMO_LINK_ID } from './ids';
 export { writeReceiptJournal } from './receipt-filler';
 
 /** Bump when the generated content changes, so existing demo folders are regenerated. */

@@ -5,7 +5,6 @@
 export const DEMO_PROJECT = 'billing-api';
 export const DEMO_SECOND_PROJECT = 'payments-worker';
 export const DEMO_LINK_ID = 'payments-cohort';
-export const DEMO_HIVE_PROJECTS = ['billing-api', 'payments-worker', 'ingest-svc', 'etl-jobs', 'web-storefront'] as const;
 
 /** `project_id` of the V2 ledger: first 12 hex of SHA-256 over the demo's pretend origin URL. */
 export const DEMO_REMOTE_URL = 'git@github.com:acme/billing-api.git';

@@ -19,7 +19,7 @@ export interface Tombstone {
   skill?: { slug: string; retired: boolean };
 }
 
-export interface KnowledgeLogs {
+interface KnowledgeLogs {
   events: Rec[];
   application: Rec[];
   baseline: Record<string, CounterRollup>;

@@ -12,8 +12,6 @@ export type Category =
   | 'todo'
   | 'other';
 
-export const CATEGORIES: readonly Category[] = ['process', 'architecture', 'tooling', 'security', 'testing', 'debugging', 'performance', 'integration', 'todo', 'other'];
-
 /**
  * Lesson material for the seeded filler. Every situation reads well with every action of its
  * topic, and two lessons share at most one clause, which keeps accidental near-duplicates
@@ -274,7 +272,7 @@ const TOPICS: Topic[] = [
   },
 ];
 
-export interface FillerLesson {
+interface FillerLesson {
   lesson: string;
   category: Exclude<Category, 'todo'>;
   tags: string[];

@@ -153,7 +153,7 @@ export function writeFillerReceipts(chain: ReceiptChain, options: { records: num
   return written;
 }
 
-export interface ReceiptJournalOptions {
+interface ReceiptJournalOptions {
   records: number;
   seed: number;
   now?: number;

@@ -9,7 +9,7 @@ import { GATE_STALENESS_MS, MAX_GATE_DENIALS, RECEIPT_GRACE_DAYS, type Story } f
 
 type Rec = Record<string, unknown>;
 
-export interface DemoReceiptsInput {
+interface DemoReceiptsInput {
   swarmDir: string;
   story: Story;
   /** The JSONL line of every displayable entry (swarm and hive), for `entry_sha256`. */
@@ -19,7 +19,7 @@ export interface DemoReceiptsInput {
   filler?: { records: number; pool: readonly FillerEntry[]; startMs: number; endMs: number };
 }
 
-export interface DemoReceiptsResult {
+interface DemoReceiptsResult {
   journalRecords: number;
   lastSeq: number;
   lastHash: string;
@@ -92,7 +92,7 @@ interface SealedRecord {
  * phase_close of its phase label after it became archive-eligible before `builtAtMs`; every
  * other trace is live. Open phases are labels with live traces and no later close.
  */
-export function buildLiveState(records: readonly SealedRecord[], builtAtMs: number): { live: Rec; archivedCloses: SealedRecord[] } {
+function buildLiveState(records: readonly SealedRecord[], builtAtMs: number): { live: Rec; archivedCloses: SealedRecord[] } {
   const closes = records.filter((r) => r.record.type === 'phase_close');
   const closeAfter = (phase: string, seq: number) => closes.find((c) => c.record.closed_phase === phase && c.seq > seq);
   const isArchived = (close: SealedRecord | undefined) => !!close && Date.parse(close.record.archive_eligible_after as string) <= builtAtMs;

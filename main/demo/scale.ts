@@ -11,7 +11,7 @@ export interface DemoScale {
   receiptRecords?: number;
 }
 
-export interface ScaleShares {
+interface ScaleShares {
   swarmEntries: number;
   hiveEntries: number;
   linkEntries: number;
@@ -47,7 +47,7 @@ export function scaleShares(scale: DemoScale | undefined): ScaleShares {
 }
 
 /** Anything lines can be streamed into (a LineWriter, or an array for small stores that are hashed). */
-export interface JsonSink {
+interface JsonSink {
   json(value: unknown): void;
 }
 

@@ -6,7 +6,7 @@ import type { Rng } from './rng';
 
 type Rec = Record<string, unknown>;
 
-export interface SideStores {
+interface SideStores {
   rejected: Rec[];
   quarantined: Rec[];
   unactionable: Rec[];

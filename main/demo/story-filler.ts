@@ -20,7 +20,7 @@ const ROLES: ReadonlyArray<readonly [Role, number]> = [
   [{ agent: 'architect', mode: 'curator', sources: [] }, 3],
 ];
 
-/** The outcomes each producer can emit, as the reference describes the writers. */
+/** The outcomes each producer can emit, as docs/plugin-formats.md#knowledge-events describes the writers. */
 const SOURCE_OUTCOMES: Partial<Record<TerminalSource, ReadonlyArray<readonly [Outcome, number]>>> = {
   architect_marker: [['applied', 55], ['n_a', 25], ['ignored', 12], ['violated', 8]],
   architect: [['applied', 50], ['ignored', 35], ['contradicted', 15]],
@@ -40,7 +40,7 @@ const QUERIES = ['refund endpoint validation', 'invoice pdf rendering', 'payout 
 
 const legacyRouteFor = (source: TerminalSource): LegacyRoute => (source === 'architect_marker' || source === 'unknown' ? 'application' : source === 'manual' || source === 'phase_override' ? 'none' : 'events');
 
-export interface FillerPool {
+interface FillerPool {
   swarm: EntryDraft[];
   hive: EntryDraft[];
 }

@@ -4,10 +4,9 @@ import type { Priority } from './entry-model';
 export type Outcome = (typeof OUTCOMES)[number];
 export type TerminalSource = (typeof TERMINAL_SOURCES)[number];
 export type RetrievalMode = 'manual' | 'auto_injection' | 'coder_context' | 'review_context' | 'curator' | 'delegate_inject';
-export type PhaseOutcome = 'success' | 'failure' | 'partial';
+type PhaseOutcome = 'success' | 'failure' | 'partial';
 
 export { OUTCOMES, TERMINAL_SOURCES };
-export const RETRIEVAL_MODES: readonly RetrievalMode[] = ['manual', 'auto_injection', 'coder_context', 'review_context', 'curator', 'delegate_inject'];
 
 export interface Evidence {
   files: string[];

@@ -1,10 +1,9 @@
 import { DAY, HOUR, iso } from './clock';
 import { type Counters, type EntryDraft, type Priority, type Status, computeConfidence, zeroCounters } from './entry-model';
-import { DEMO_PROJECT } from './ids';
 import { type LessonDealer, TODO_LESSONS } from './lesson-corpus';
 import type { Rng } from './rng';
 
-export interface FillerOptions {
+interface FillerOptions {
   count: number;
   project: string;
   now: number;
@@ -140,5 +139,3 @@ function addDirectiveFields(rng: Rng, draft: EntryDraft, material: { action: str
   if (rng.chance(0.3)) draft.verification_checks = [`reviewer confirms: ${material.action}`.slice(0, 200)];
   if (priority === 'critical' || priority === 'high') draft.enforcement_mode = priority === 'critical' && rng.chance(0.5) ? 'enforce' : 'warn';
 }
-
-export const DEFAULT_FILLER_PROJECT = DEMO_PROJECT;

@@ -11,12 +11,12 @@ export interface MessageBoxOptions {
   cancelId: number;
   noLink: boolean;
 }
-export type ShowMessageBox = (options: MessageBoxOptions) => Promise<{ response: number }>;
+type ShowMessageBox = (options: MessageBoxOptions) => Promise<{ response: number }>;
 
 const OK = 1;
 const MAX_LISTED_IDS = 20;
 
-export function describePrompt(prompt: ConfirmationPrompt): string {
+function describePrompt(prompt: ConfirmationPrompt): string {
   const ids = prompt.ids.slice(0, MAX_LISTED_IDS).map((id) => `  ${id}`);
   if (prompt.ids.length > MAX_LISTED_IDS) ids.push(`  … and ${prompt.ids.length - MAX_LISTED_IDS} more`);
   return [`Command: ${prompt.op}`, `Ids (${prompt.ids.length}):`, ...ids, `Reason: ${prompt.reason || '(none given)'}`, `Store: ${prompt.store}`, `Fingerprint: ${prompt.fingerprint}`, `Token: ${prompt.token12}`].join('\n');

@@ -8,7 +8,7 @@ import { SessionBook, type Session } from './http-session';
 import { DEFAULT_STREAM_LIMITS, SseStreams, type StreamLimits } from './sse-streams';
 import { contentTypeOf, resolveStaticFile } from './static-files';
 
-export interface HttpHostOptions {
+interface HttpHostOptions {
   dispatcher: Dispatcher;
   /** The built renderer (index.html + assets). */
   rendererDir: string;

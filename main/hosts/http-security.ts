@@ -49,7 +49,7 @@ export function readCookie(request: IncomingMessage, name: string): string | nul
   return null;
 }
 
-export type RequestVerdict = { ok: true } | { ok: false; status: number; reason: string };
+type RequestVerdict = { ok: true } | { ok: false; status: number; reason: string };
 
 /**
  * Loopback only is not enough: a page on another site can still reach 127.0.0.1, and DNS

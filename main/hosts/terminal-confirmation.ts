@@ -5,7 +5,7 @@ import { WRONG_CODE_LIMIT } from '../core/human/runner';
 export const NO_TERMINAL_REASON =
   'This console was not started from an interactive terminal (`swarm-console serve` needs stdin and stdout on a terminal), so no person can confirm here. Everything stays readable; to quarantine or restore, run `swarm-console serve` in a terminal or open the desktop app.';
 
-export interface TerminalConfirmationOptions {
+interface TerminalConfirmationOptions {
   /** stdin and stdout are both TTYs: the plugin's own rule for human-only commands. */
   interactive: boolean;
   /** Writes one line to that terminal, and nowhere else. */

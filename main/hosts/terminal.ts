@@ -5,7 +5,7 @@ import readline from 'node:readline';
  * (for a new launch URL) or type a short code. Only a real terminal counts: input piped in
  * from elsewhere is not a person at the keyboard.
  */
-export interface Terminal {
+interface Terminal {
   readonly interactive: boolean;
   /** Calls `listener` with each line typed; returns the unsubscribe. Does nothing when not interactive. */
   onLine(listener: (line: string) => void): () => void;

@@ -7,9 +7,9 @@ import { command, HumanCommitFields, humanCommit, humanPreview, NoInput, query }
  * quarantine and its rollback live here; the console's own audit log too.
  */
 
-export const EntryId = z.string().min(1).max(200);
+const EntryId = z.string().min(1).max(200);
 
-export const HumanAvailability = z.object({
+const HumanAvailability = z.object({
   enabled: z.boolean(),
   /** dialog: Electron's native dialog asks; code: type the code printed on the serve terminal. */
   mode: z.enum(['dialog', 'code', 'none']),
@@ -17,7 +17,7 @@ export const HumanAvailability = z.object({
   reason: z.string().nullable(),
 });
 
-export const StoreFingerprintShape = z.object({
+const StoreFingerprintShape = z.object({
   path: z.string(),
   entryCount: z.number().int(),
   lineCount: z.number().int(),
@@ -25,7 +25,7 @@ export const StoreFingerprintShape = z.object({
   fileSha256: z.string(),
 });
 
-export const PreviewEntry = z.object({
+const PreviewEntry = z.object({
   id: z.string(),
   status: z.string().nullable(),
   confidence: z.number().nullable(),
@@ -62,8 +62,8 @@ export const HiveQuarantinePreview = HumanPreviewBase.extend({
   blastRadius: BlastRadius,
 });
 
-export const HiveQuarantinePreviewInput = z.object({ ids: z.array(EntryId).min(1).max(100) }).strict();
-export const HiveQuarantineCommitInput = z.object(HumanCommitFields).strict();
+const HiveQuarantinePreviewInput = z.object({ ids: z.array(EntryId).min(1).max(100) }).strict();
+const HiveQuarantineCommitInput = z.object(HumanCommitFields).strict();
 
 export const WriteResult = z.object({
   /** committed | rolled_back | nothing_to_do | verify_failed_restored | verify_failed_restore_failed */
@@ -79,7 +79,7 @@ export const WriteResult = z.object({
   revertCheckAt: z.string().nullable(),
 });
 
-export const RollbackPreviewInput = z
+const RollbackPreviewInput = z
   .object({
     /** A token12 prefix (at least 4 hex characters) naming the backup, or null for the latest committed quarantine. */
     token: z.string().regex(/^[0-9a-f]{4,12}$/, 'expected 4-12 hex characters of token12').nullable(),
@@ -95,7 +95,7 @@ export const RollbackPreview = HumanPreviewBase.extend({
   method: z.enum(['exact', 'reinsert', 'none']),
 });
 
-export const BackupStatus = z.object({
+const BackupStatus = z.object({
   name: z.string(),
   token12: z.string().nullable(),
   createdAt: z.string().nullable(),
@@ -115,7 +115,7 @@ export const HiveQuarantineStatus = z.object({
   sidecarEntries: z.number().int(),
 });
 
-export const AuditRecordShape = z.object({
+const AuditRecordShape = z.object({
   seq: z.number().int(),
   at: z.string(),
   event: z.string(),
@@ -130,7 +130,7 @@ export const AuditRecordShape = z.object({
   backup: z.string().nullable(),
 });
 
-export const AuditListing = z.object({
+const AuditListing = z.object({
   path: z.string(),
   records: z.array(AuditRecordShape),
   /** Lines that did not parse (their line numbers); the chain check says where it broke. */

@@ -43,7 +43,7 @@ export const humanPreview = <I extends z.ZodType, O extends z.ZodType>(summary: 
 });
 
 /** The person's confirmation of a commit: the one-time code typed in the browser host; empty in Electron (its dialog asks). */
-export const HumanConfirmation = z.object({ code: z.string().max(16).optional() }).strict();
+const HumanConfirmation = z.object({ code: z.string().max(16).optional() }).strict();
 
 /** What every human-only commit carries: the preview's token, the person's confirmation, their reason. */
 export const HumanCommitFields = {
@@ -67,8 +67,8 @@ export const subscription = <I extends z.ZodType, O extends z.ZodType>(
 export const NoInput = z.object({}).strict();
 
 /** The envelope every host uses to carry a result or a failure across a process boundary. */
-export const ErrorCode = z.enum(['invalid_input', 'invalid_output', 'unknown_operation', 'not_found', 'unavailable', 'failed', 'forbidden']);
-export type ErrorCode = z.infer<typeof ErrorCode>;
+const ErrorCode = z.enum(['invalid_input', 'invalid_output', 'unknown_operation', 'not_found', 'unavailable', 'failed', 'forbidden']);
+type ErrorCode = z.infer<typeof ErrorCode>;
 
 export const ConsoleErrorShape = z.object({
   code: ErrorCode,

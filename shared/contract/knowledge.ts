@@ -10,11 +10,11 @@ import { EntriesInput, EntriesPage, EntryItem } from './stores';
  */
 
 const Id = z.string().min(1).max(128);
-export const EntryTier = z.enum(['swarm', 'hive', 'link']);
-export const EntryCollection = z.enum(['active', 'rejected', 'quarantined', 'unactionable']);
-export const Priority = z.enum(['low', 'medium', 'high', 'critical']);
+const EntryTier = z.enum(['swarm', 'hive', 'link']);
+const EntryCollection = z.enum(['active', 'rejected', 'quarantined', 'unactionable']);
+const Priority = z.enum(['low', 'medium', 'high', 'critical']);
 
-export const Thresholds = z.object({
+const Thresholds = z.object({
   default_max_phases: z.number(),
   todo_max_phases: z.number(),
   evergreen_confidence: z.number(),
@@ -33,7 +33,7 @@ export const Thresholds = z.object({
   min_skill_confidence: z.number(),
   min_skill_confirmations: z.number(),
 });
-export type Thresholds = z.infer<typeof Thresholds>;
+type Thresholds = z.infer<typeof Thresholds>;
 
 export const ThresholdsInForce = z.object({
   values: Thresholds,
@@ -43,7 +43,7 @@ export const ThresholdsInForce = z.object({
   problems: z.array(z.string()),
 });
 
-export const ExpiryMarker = z
+const ExpiryMarker = z
   .object({
     action: z.enum(['archived', 'deleted']),
     phasesLeft: z.number().int(),
@@ -53,7 +53,7 @@ export const ExpiryMarker = z
   })
   .nullable();
 
-export const QualityMarkers = z.object({ utility: z.number().nullable(), evergreen: z.boolean(), lowUtility: z.boolean() });
+const QualityMarkers = z.object({ utility: z.number().nullable(), evergreen: z.boolean(), lowUtility: z.boolean() });
 
 export const EntryMarkers = z.object({
   expiry: ExpiryMarker,
@@ -99,7 +99,7 @@ export const MaturityVerdict = z.object({
 });
 export type MaturityVerdict = z.infer<typeof MaturityVerdict>;
 
-export const EventRef = z.object({
+const EventRef = z.object({
   kind: z.string(),
   at: z.string().nullable(),
   traceId: z.string().nullable(),
@@ -113,7 +113,7 @@ export const EventRef = z.object({
   line: z.number().int(),
 });
 
-export const SkillRef = z.object({
+const SkillRef = z.object({
   slug: z.string(),
   path: z.string(),
   kind: z.enum(['active', 'proposal']),
@@ -148,7 +148,7 @@ export const EntryDetail = Location.extend({
 });
 export type EntryDetail = z.infer<typeof EntryDetail>;
 
-export const RejectedGroup = z.object({
+const RejectedGroup = z.object({
   layer: z.enum(['1', '2', '3', 'unknown']),
   label: z.string(),
   items: z.array(
@@ -164,7 +164,7 @@ export const RejectedGroup = z.object({
   ),
 });
 
-export const DuplicateClusterGroup = z.object({
+const DuplicateClusterGroup = z.object({
   group: z.enum(['project', 'hive']),
   threshold: z.number(),
   total: z.number().int(),
@@ -225,7 +225,7 @@ export const DirectivesQuery = z
   })
   .strict();
 
-export const Funnel = z.object({
+const Funnel = z.object({
   shown: z.number(),
   acknowledged: z.number(),
   applied: z.number(),
@@ -303,7 +303,7 @@ const ScoreParts = z.object({
   base: z.number(),
 });
 
-export const InjectionPreview = z.object({
+const InjectionPreview = z.object({
   regime: z.enum(['full', 'half', 'quarter', 'skipped']),
   headroomChars: z.number(),
   modelLimitChars: z.number(),
@@ -354,10 +354,10 @@ export const InjectionPreview = z.object({
   /** The tier merge runs in the background: how current the lessons this preview ranks are. */
   freshness: Freshness,
 });
-export type InjectionPreview = z.infer<typeof InjectionPreview>;
+type InjectionPreview = z.infer<typeof InjectionPreview>;
 
 /** Index row ids (`rid` of `stores.entries` items). */
-export const MarkersInput = z.object({ rids: z.array(z.number().int().min(1)).max(1000) }).strict();
+const MarkersInput = z.object({ rids: z.array(z.number().int().min(1)).max(1000) }).strict();
 
 /**
  * A Knowledge table row: the indexed entry with the markers the knowledge area derives for it,
@@ -370,7 +370,7 @@ export const KnowledgeRowsPage = EntriesPage.extend({ items: z.array(KnowledgeRo
 /** Rows an export may hold; the result says when the filtered set was larger. */
 export const MAX_EXPORT_ROWS = 100_000;
 
-export const ExportInput = z
+const ExportInput = z
   .object({
     format: z.enum(['jsonl', 'csv']),
     filter: EntriesInput.shape.filter,
@@ -378,7 +378,7 @@ export const ExportInput = z
   })
   .strict();
 
-export const ExportResult = z.object({
+const ExportResult = z.object({
   filename: z.string(),
   mime: z.string(),
   content: z.string(),

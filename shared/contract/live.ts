@@ -58,15 +58,15 @@ export const SessionInfo = z.object({
 });
 export type SessionInfo = z.infer<typeof SessionInfo>;
 
-export const FeedSource = z.enum(['opencode', 'events']);
-export type FeedSource = z.infer<typeof FeedSource>;
+const FeedSource = z.enum(['opencode', 'events']);
+type FeedSource = z.infer<typeof FeedSource>;
 
 /** denial: a thrown gate error; block: a refusal inside a completed result; warn / clear: events.jsonl gate events. */
 export const FeedKind = z.enum(['denial', 'block', 'warn', 'clear']);
 export type FeedKind = z.infer<typeof FeedKind>;
 
-export const FollowUpOutcome = z.enum(['pending', 'retried_ok', 'retried_denied', 'gave_up']);
-export type FollowUpOutcome = z.infer<typeof FollowUpOutcome>;
+const FollowUpOutcome = z.enum(['pending', 'retried_ok', 'retried_denied', 'gave_up']);
+type FollowUpOutcome = z.infer<typeof FollowUpOutcome>;
 
 /** What the session did after a denial: answered (a KNOWLEDGE_* marker) and retried, or gave up. */
 export const FollowUp = z.object({
@@ -122,7 +122,7 @@ export const FeedFilter = z
   .strict();
 export type FeedFilter = z.infer<typeof FeedFilter>;
 
-export const FeedCursor = z.object({ time: z.number(), id: Id }).strict();
+const FeedCursor = z.object({ time: z.number(), id: Id }).strict();
 
 export const RepeatRule = z
   .object({
@@ -168,7 +168,7 @@ export const LiveEvent = z.discriminatedUnion('type', [
 ]);
 export type LiveEvent = z.infer<typeof LiveEvent>;
 
-export const ConnectInput = z
+const ConnectInput = z
   .object({
     url: z
       .string()

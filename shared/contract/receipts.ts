@@ -7,9 +7,9 @@ import { NoInput, query, subscription } from './define';
  * and the status of every receipt source. Read-only: nothing here writes a receipt file.
  */
 
-// Enumerations of the (proposed) V2 ledger, store reference 7.2/7.3.
+// Enumerations of the (proposed) V2 ledger, docs/plugin-formats.md#v2-receipts.
 export const OUTCOMES = ['applied', 'ignored', 'n_a', 'contradicted', 'violated'] as const;
-export const AUDIT_KINDS = ['unacknowledged', 'no_relevant', 'override'] as const;
+const AUDIT_KINDS = ['unacknowledged', 'no_relevant', 'override'] as const;
 export const TERMINAL_SOURCES = [
   'delegate',
   'reviewer',
@@ -22,22 +22,22 @@ export const TERMINAL_SOURCES = [
   'unknown',
 ] as const;
 export const RELEASE_KINDS = ['denial_limit', 'staleness', 'session_reset'] as const;
-export const RECEIPT_FILE_KINDS = ['journal', 'snapshot', 'archive', 'quarantine'] as const;
-export const FILE_STATES = ['ok', 'absent', 'incomplete_tail', 'corrupt', 'unsupported_schema', 'unreadable', 'legacy_unverifiable', 'stale'] as const;
-export const ORIGINS = ['v2', 'archive', 'knowledge-events', 'knowledge-application', 'unacknowledged-criticals', 'swarm-events'] as const;
+const RECEIPT_FILE_KINDS = ['journal', 'snapshot', 'archive', 'quarantine'] as const;
+const FILE_STATES = ['ok', 'absent', 'incomplete_tail', 'corrupt', 'unsupported_schema', 'unreadable', 'legacy_unverifiable', 'stale'] as const;
+const ORIGINS = ['v2', 'archive', 'knowledge-events', 'knowledge-application', 'unacknowledged-criticals', 'swarm-events'] as const;
 
-export const Outcome = z.enum(OUTCOMES);
-export const TerminalSource = z.enum(TERMINAL_SOURCES);
-export const ReleaseKind = z.enum(RELEASE_KINDS);
-export const Origin = z.enum(ORIGINS);
-export const FileState = z.enum(FILE_STATES);
+const Outcome = z.enum(OUTCOMES);
+const TerminalSource = z.enum(TERMINAL_SOURCES);
+const ReleaseKind = z.enum(RELEASE_KINDS);
+const Origin = z.enum(ORIGINS);
+const FileState = z.enum(FILE_STATES);
 
 const Text = z.string().max(200);
 const Offset = z.number().int().min(0).max(10_000_000).default(0);
 const nullableString = z.string().nullable();
 const nullableInt = z.number().int().nullable();
 
-export const ChainBreak = z.object({
+const ChainBreak = z.object({
   line: z.number().int(),
   byteOffset: z.number().int(),
   byteLength: z.number().int(),
@@ -92,7 +92,7 @@ export const Integrity = z.object({
 });
 export type Integrity = z.infer<typeof Integrity>;
 
-export const Evidence = z.object({
+const Evidence = z.object({
   files: z.array(z.string()),
   commands: z.array(z.string()),
   tests: z.array(z.string()),
@@ -138,7 +138,7 @@ export const AuditEvent = z.object({
 });
 export type AuditEvent = z.infer<typeof AuditEvent>;
 
-export const EntryStatus = z.enum(['answered', 'released', 'open', 'unanswered']);
+const EntryStatus = z.enum(['answered', 'released', 'open', 'unanswered']);
 export const TraceEntry = z.object({
   entryId: z.string(),
   tier: nullableString,
@@ -242,11 +242,11 @@ export const Obligation = z.object({
 });
 export type Obligation = z.infer<typeof Obligation>;
 
-export const ObligationsInput = z
+const ObligationsInput = z
   .object({ phase: Text.optional(), status: z.enum(['open', 'released', 'answered', 'all']).default('all') })
   .strict();
 
-export const Obligations = z.object({
+const Obligations = z.object({
   now: z.string(),
   escapeHatches: EscapeHatches,
   /** released: released and never answered; releasedThenAnswered: answered after a gate release (counted in answered). */
@@ -282,7 +282,7 @@ export const FunnelRow = z.object({
   priorityDerived: z.boolean(),
   enforcement: nullableString,
   /**
-   * The plugin's effective `acknowledged_count` (store reference 2.10): explicit acknowledgements only,
+   * The plugin's effective `acknowledged_count` (docs/plugin-formats.md#effective-counters): explicit acknowledgements only,
    * from the counter baseline, knowledge-events.jsonl and knowledge-application.jsonl. Null when the
    * knowledge entry is not in this workspace.
    */
@@ -292,10 +292,10 @@ export const FunnelRow = z.object({
 });
 export type FunnelRow = z.infer<typeof FunnelRow>;
 
-export const FunnelInput = z
+const FunnelInput = z
   .object({ entry: Text.optional(), offset: Offset, limit: z.number().int().min(1).max(500).default(100) })
   .strict();
-export const Funnel = z.object({ total: z.number().int(), rows: z.array(FunnelRow), notes: z.array(z.string()) });
+const Funnel = z.object({ total: z.number().int(), rows: z.array(FunnelRow), notes: z.array(z.string()) });
 
 export const PhaseSummary = z.object({
   phase: z.string(),
@@ -321,7 +321,7 @@ export const PhaseSummary = z.object({
 });
 export type PhaseSummary = z.infer<typeof PhaseSummary>;
 
-export const Phases = z.object({ now: z.string(), escapeHatches: EscapeHatches, phases: z.array(PhaseSummary) });
+const Phases = z.object({ now: z.string(), escapeHatches: EscapeHatches, phases: z.array(PhaseSummary) });
 
 export const SourceStatus = z.object({
   id: z.enum(['journal', 'snapshot', 'archive', 'quarantine', 'knowledge-application', 'knowledge-events', 'unacknowledged-criticals', 'swarm-events']),
@@ -340,7 +340,7 @@ export const SourceStatus = z.object({
 });
 export type SourceStatus = z.infer<typeof SourceStatus>;
 
-export const Sources = z.object({ sources: z.array(SourceStatus) });
+const Sources = z.object({ sources: z.array(SourceStatus) });
 
 export const ReceiptsEvent = z.object({
   kind: z.literal('reverified'),

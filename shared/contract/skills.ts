@@ -11,10 +11,10 @@ import { HumanPreviewBase } from './commands';
 
 const nullableString = z.string().nullable();
 const nullableNumber = z.number().nullable();
-export const Slug = z.string().min(1).max(200);
+const Slug = z.string().min(1).max(200);
 
-export const SKILL_KINDS = ['draft', 'motif', 'active', 'retired', 'stale'] as const;
-export const SkillKind = z.enum(SKILL_KINDS);
+const SKILL_KINDS = ['draft', 'motif', 'active', 'retired', 'stale'] as const;
+const SkillKind = z.enum(SKILL_KINDS);
 
 export const UsageSummary = z.object({ total: z.number().int(), compliant: z.number().int(), partial: z.number().int(), violated: z.number().int(), notChecked: z.number().int(), other: z.number().int() });
 
@@ -91,7 +91,7 @@ export const SkillsOverview = z.object({
   improver: z.object({ proposals: z.array(ImproverProposal), quotas: z.array(Quota) }),
 });
 
-export const EvalCaseResult = z.object({
+const EvalCaseResult = z.object({
   id: z.string(),
   task: nullableString,
   candidate: z.object({ score: z.number(), failures: z.array(z.string()) }),
@@ -112,8 +112,8 @@ export const EvalPreview = z.object({
 });
 export type EvalPreview = z.infer<typeof EvalPreview>;
 
-export const ApplyStep = z.enum(['slug', 'paths', 'proposal', 'marker', 'rejected', 'eval', 'changed']);
-export const ApplyPlan = z.object({
+const ApplyStep = z.enum(['slug', 'paths', 'proposal', 'marker', 'rejected', 'eval', 'changed']);
+const ApplyPlan = z.object({
   slug: z.string(),
   force: z.boolean(),
   evaluate: z.boolean(),
@@ -125,9 +125,9 @@ export const ApplyPlan = z.object({
   sourceIds: z.array(z.string()),
   evaluation: EvalPreview.nullable(),
 });
-export type ApplyPlan = z.infer<typeof ApplyPlan>;
+type ApplyPlan = z.infer<typeof ApplyPlan>;
 
-export const SourceEntryView = z.object({
+const SourceEntryView = z.object({
   id: z.string(),
   found: z.boolean(),
   tier: nullableString,
@@ -140,7 +140,7 @@ export const SourceEntryView = z.object({
   stampedSlug: nullableString,
 });
 
-export const DiffPart = z.object({ kind: z.enum(['add', 'del', 'same']), text: z.string() });
+const DiffPart = z.object({ kind: z.enum(['add', 'del', 'same']), text: z.string() });
 
 export const SkillDetail = z.object({
   item: SkillItem,
@@ -163,11 +163,10 @@ export const SkillDetail = z.object({
 });
 export type SkillDetail = z.infer<typeof SkillDetail>;
 
-export const SkillDetailInput = z.object({ slug: Slug, kind: z.enum(['proposal', 'active']) }).strict();
-export const PlanInput = z.object({ slug: Slug, force: z.boolean().default(false), evaluate: z.boolean().default(true) }).strict();
+const SkillDetailInput = z.object({ slug: Slug, kind: z.enum(['proposal', 'active']) }).strict();
+const PlanInput = z.object({ slug: Slug, force: z.boolean().default(false), evaluate: z.boolean().default(true) }).strict();
 
-// Curator (store reference 10.1).
-export const RECOMMENDATION_ACTIONS = ['promote', 'archive', 'flag_contradiction', 'rewrite'] as const;
+// Curator (docs/plugin-formats.md#curator).
 export const Recommendation = z.object({
   index: z.number().int(),
   action: z.string(),
@@ -205,7 +204,7 @@ export type CuratorOverview = z.infer<typeof CuratorOverview>;
 
 // The review queue: everything waiting for a person, one list.
 export const QUEUE_KINDS = ['skill_draft', 'curator_recommendation', 'rejected_lesson', 'unactionable_lesson', 'hive_contradiction', 'repeated_denial'] as const;
-export const QueueKind = z.enum(QUEUE_KINDS);
+const QueueKind = z.enum(QUEUE_KINDS);
 export const QueueItem = z.object({
   key: z.string(),
   kind: QueueKind,
@@ -220,7 +219,7 @@ export const QueueItem = z.object({
   command: z.object({ preview: z.enum(['swarm.promote.preview', 'swarm.quarantine.preview', 'hive.quarantine.preview']), label: z.string(), id: z.string() }).nullable(),
 });
 export type QueueItem = z.infer<typeof QueueItem>;
-export const ReviewQueue = z.object({
+const ReviewQueue = z.object({
   items: z.array(QueueItem),
   counts: z.record(z.string(), z.number().int()),
   /** Items left out because a person dismissed them (console-side record, not a plugin store). */
@@ -229,8 +228,8 @@ export const ReviewQueue = z.object({
   dismissedKeys: z.array(z.string()),
 });
 /** Dismiss an item that has no store-writing decision: "reviewed — dismissed: <reason>". */
-export const ReviewDismissInput = z.object({ key: z.string().min(1).max(400), reason: z.string().trim().min(1, 'say why it needs nothing more').max(500) }).strict();
-export const ReviewDismissal = z.object({ key: z.string(), at: z.string(), reason: z.string() });
+const ReviewDismissInput = z.object({ key: z.string().min(1).max(400), reason: z.string().trim().min(1, 'say why it needs nothing more').max(500) }).strict();
+const ReviewDismissal = z.object({ key: z.string(), at: z.string(), reason: z.string() });
 
 export const skillOps = {
   'skills.overview': query('Skill drafts, motif proposals, active/retired/stale skills, external candidates, skill-improver proposals and quotas.', NoInput, SkillsOverview),
@@ -242,9 +241,9 @@ export const skillOps = {
 } as const;
 
 // Human-only decisions (preview → token → the person's confirmation → commit → audit), issue 11's machinery.
-export const SkillApplyPreviewInput = z.object({ slug: Slug, force: z.boolean().default(false), evaluate: z.boolean().default(true) }).strict();
+const SkillApplyPreviewInput = z.object({ slug: Slug, force: z.boolean().default(false), evaluate: z.boolean().default(true) }).strict();
 export const SkillApplyPreview = HumanPreviewBase.extend({ plan: ApplyPlan, title: z.string() });
-export const SkillSlugPreviewInput = z.object({ slug: Slug }).strict();
+const SkillSlugPreviewInput = z.object({ slug: Slug }).strict();
 export const SkillRejectPreview = HumanPreviewBase.extend({
   slug: z.string(),
   proposalPath: z.string(),
@@ -254,9 +253,9 @@ export const SkillRejectPreview = HumanPreviewBase.extend({
   alreadyRejected: z.boolean(),
 });
 export const SkillRetirePreview = HumanPreviewBase.extend({ slug: z.string(), activePath: z.string(), markerPath: z.string(), hasMarker: z.boolean() });
-export const SkillCommitInput = z.object(HumanCommitFields).strict();
+const SkillCommitInput = z.object(HumanCommitFields).strict();
 
-export const StampedStore = z.object({ tier: z.string(), file: z.string(), stampedIds: z.array(z.string()), lines: z.number().int(), note: nullableString });
+const StampedStore = z.object({ tier: z.string(), file: z.string(), stampedIds: z.array(z.string()), lines: z.number().int(), note: nullableString });
 export const SkillDecisionResult = z.object({
   /** committed: the decision was carried out; refused: a check of the plugin's order said no (nothing written); eval_failed: only a rejected-edit record was written. */
   state: z.enum(['committed', 'refused', 'eval_failed']),
@@ -279,7 +278,7 @@ export const SkillDecisionResult = z.object({
   /** After the write every file read back as intended (other lines byte for byte). */
   verified: z.boolean(),
   messages: z.array(z.string()),
-  /** When the console re-reads the stamped stores for a concurrent plugin rewrite that dropped the stamp (rule 5.6.8). */
+  /** When the console re-reads the stamped stores for a concurrent plugin rewrite that dropped the stamp (docs/plugin-formats.md#second-process-writes, rule 8: re-verify after writing). */
   revertCheckAt: nullableString,
 });
 export type SkillDecisionResult = z.infer<typeof SkillDecisionResult>;

@@ -7,18 +7,18 @@ import { NoInput, query, subscription } from './define';
  * with facets and full-text search, events, and live change events. All paging is server-side.
  */
 
-export const StoreKey = z.string().min(1).max(80).regex(/^[a-z0-9:._-]+$/, 'expected a store key');
-export const Tier = z.enum(['swarm', 'hive', 'link']);
-export const SortDir = z.enum(['asc', 'desc']);
+const StoreKey = z.string().min(1).max(80).regex(/^[a-z0-9:._-]+$/, 'expected a store key');
+const Tier = z.enum(['swarm', 'hive', 'link']);
+const SortDir = z.enum(['asc', 'desc']);
 const Offset = z.number().int().min(0).max(100_000_000).default(0);
 const Limit = (max: number, fallback: number) => z.number().int().min(1).max(max).default(fallback);
 const ShortText = z.string().max(200);
 const Values = z.array(z.string().max(200)).max(50);
 const JsonObject = z.record(z.string(), z.unknown());
 
-export const DefectKind = z.enum(['invalid_json', 'not_object', 'invalid_utf8', 'line_too_long', 'incomplete_tail', 'schema', 'unknown_enum', 'duplicate_id', 'unreadable']);
+const DefectKind = z.enum(['invalid_json', 'not_object', 'invalid_utf8', 'line_too_long', 'incomplete_tail', 'schema', 'unknown_enum', 'duplicate_id', 'unreadable']);
 
-export const StoreFileSummary = z.object({
+const StoreFileSummary = z.object({
   name: z.string(),
   path: z.string(),
   /** ok | missing | not_a_file | unreadable */
@@ -54,7 +54,7 @@ export const StoreSummary = z.object({
 });
 export type StoreSummary = z.infer<typeof StoreSummary>;
 
-export const StoresSummary = z.object({
+const StoresSummary = z.object({
   project: z.string(),
   hive: z.string(),
   swarmDirExists: z.boolean(),
@@ -63,7 +63,7 @@ export const StoresSummary = z.object({
   stores: z.array(StoreSummary),
 });
 
-export const DefectItem = z.object({
+const DefectItem = z.object({
   store: z.string(),
   file: z.string(),
   path: z.string(),
@@ -90,7 +90,7 @@ export const RecordsInput = z
       .default({}),
   })
   .strict();
-export const RecordItem = z.object({
+const RecordItem = z.object({
   rid: z.number().int(),
   store: z.string(),
   file: z.string(),
@@ -104,7 +104,7 @@ export const RecordItem = z.object({
 });
 export const RecordsPage = z.object({ total: z.number().int(), items: z.array(RecordItem) });
 
-export const Facet = z.array(z.object({ value: z.string().nullable(), count: z.number().int() }));
+const Facet = z.array(z.object({ value: z.string().nullable(), count: z.number().int() }));
 export const ENTRY_FACETS = ['status', 'category', 'tier', 'priority', 'scope', 'tags', 'project', 'collection'] as const;
 
 export const EntriesInput = z
@@ -177,7 +177,7 @@ export const EntriesPage = z.object({
   facets: z.record(z.enum(ENTRY_FACETS), Facet).nullable(),
 });
 
-export const EntryInput = z
+const EntryInput = z
   .object({ id: z.string().min(1).max(128).optional(), rid: z.number().int().min(1).optional(), store: StoreKey.optional() })
   .strict()
   .refine((v) => v.id !== undefined || v.rid !== undefined, 'give id or rid');
@@ -227,7 +227,7 @@ export const EventsInput = z
   })
   .strict();
 
-export const EventItem = z.object({
+const EventItem = z.object({
   rid: z.number().int(),
   store: z.string(),
   file: z.string(),
@@ -250,16 +250,16 @@ export const EventsPage = z.object({
   facets: z.object({ kind: Facet, store: Facet }).nullable(),
 });
 
-export const StoreChangeEvent = z.object({
+const StoreChangeEvent = z.object({
   storeKey: z.string(),
   file: z.string(),
   path: z.string(),
   kind: z.enum(['appended', 'rewritten', 'removed', 'defects']),
   count: z.number().int(),
 });
-export type StoreChangeEvent = z.infer<typeof StoreChangeEvent>;
+type StoreChangeEvent = z.infer<typeof StoreChangeEvent>;
 
-export const ConfigInForce = z.object({
+const ConfigInForce = z.object({
   sources: z.array(z.object({ kind: z.enum(['user', 'project']), path: z.string(), exists: z.boolean(), problem: z.string().nullable() })),
   settings: z.array(
     z.object({

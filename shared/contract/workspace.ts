@@ -59,7 +59,7 @@ const AbsoluteFolder = z
   .refine((p) => !p.includes('\0'), 'must not contain NUL bytes')
   .refine((p) => ABSOLUTE_PATH.test(p), 'must be an absolute path');
 
-export const OpenWorkspaceInput = z
+const OpenWorkspaceInput = z
   .object({
     /** Absolute project directory (the folder holding `.swarm/`); `null` opens the demo workspace. */
     project: AbsoluteFolder.nullable(),
@@ -74,7 +74,7 @@ export const OpenWorkspaceInput = z
   })
   .strict();
 
-export const WorkspaceEvent = z.object({ kind: z.literal('opened'), info: WorkspaceInfo });
+const WorkspaceEvent = z.object({ kind: z.literal('opened'), info: WorkspaceInfo });
 
 export const workspaceOps = {
   'workspace.info': query('The open project, hive and link, and the recent projects.', NoInput, WorkspaceInfo),

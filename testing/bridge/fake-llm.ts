@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A loopback OpenAI-compatible chat-completions server that drives OpenCode without a real model
- * (adapted from the tested fake in the bridge reference). The scenario comes from the last user
+ * (adapted from the team's tested fake; docs/plugin-formats.md#opencode-event-stream). The scenario comes from the last user
  * message:
  *   "CALL <tool> <json-args>"                    one tool call, then a final text quoting the result
  *   "CALL <tool> <json> THEN <json> [THEN …]"    after each tool result, call the same tool again with the

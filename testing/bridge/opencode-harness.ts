@@ -16,19 +16,19 @@ import { gatePluginSource } from './gate-plugin';
  *  - during start-up the port accepts a connection but does not answer: probe with a short timeout;
  *  - SIGTERM normally ends it within 60 ms, once it took up to 4 s.
  */
-export const OPENCODE_VERSION = '1.18.33';
+const OPENCODE_VERSION = '1.18.33';
 const START_TIMEOUT_MS = 120_000;
 const here = path.dirname(fileURLToPath(import.meta.url));
-export const OPENCODE_BIN = path.resolve(here, '../../node_modules/opencode-linux-x64/bin/opencode');
+const OPENCODE_BIN = path.resolve(here, '../../node_modules/opencode-linux-x64/bin/opencode');
 
-export interface HarnessOptions {
+interface HarnessOptions {
   /** `baseUrl` of the fake model, e.g. http://127.0.0.1:PORT/v1. */
   llmBaseUrl: string;
   /** Sets OPENCODE_SERVER_PASSWORD (every route then needs Basic auth `opencode:<password>`). */
   password?: string;
 }
 
-export async function freePort(): Promise<number> {
+async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);
@@ -43,7 +43,7 @@ const PLUGIN_DEPS_PACKAGE = JSON.stringify({ dependencies: { '@opencode-ai/plugi
 const PLUGIN_DEPS_LOCK = JSON.stringify({ lockfileVersion: 3, packages: { '': { dependencies: { '@opencode-ai/plugin': OPENCODE_VERSION } } } });
 
 /** Makes OpenCode believe its plugin dependencies are installed, so it never runs npm. */
-export function preseedPluginDeps(dir: string): void {
+function preseedPluginDeps(dir: string): void {
   fs.mkdirSync(path.join(dir, 'node_modules'), { recursive: true });
   fs.writeFileSync(path.join(dir, 'package.json'), PLUGIN_DEPS_PACKAGE);
   fs.writeFileSync(path.join(dir, 'package-lock.json'), PLUGIN_DEPS_LOCK);

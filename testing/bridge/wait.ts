@@ -1,4 +1,4 @@
-export type Truthy<T> = Exclude<T, false | null | undefined | 0 | ''>;
+type Truthy<T> = Exclude<T, false | null | undefined | 0 | ''>;
 
 /** Polls until `check` returns a truthy value (which is returned) or the time is up. */
 export async function waitFor<T>(check: () => T | Promise<T>, what: string, timeoutMs = 30_000, everyMs = 50): Promise<Truthy<T>> {

@@ -1,16 +1,16 @@
-// A compact validator of the plugin's on-disk records, written from the store reference's facts
-// (sections 2–9, 12, 15). Used by the demo generator's tests only.
+// A compact validator of the plugin's on-disk records, written from the facts in
+// docs/plugin-formats.md. Used by the demo generator's tests only.
 import { z } from 'zod';
 
-export const isoTs = z.string().regex(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+const isoTs = z.string().regex(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 export const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
 const hex = (n: number) => z.string().regex(new RegExp(`^[0-9a-f]{${n}}$`));
 const nat = z.number().int().min(0);
 
-export const CATEGORY = z.enum(['process', 'architecture', 'tooling', 'security', 'testing', 'debugging', 'performance', 'integration', 'todo', 'other']);
-export const STATUS = z.enum(['candidate', 'established', 'promoted', 'archived', 'quarantined', 'quarantined_unactionable']);
-export const PRIORITY = z.enum(['low', 'medium', 'high', 'critical']);
-export const RETRIEVAL_MODE = z.enum(['manual', 'auto_injection', 'coder_context', 'review_context', 'curator', 'delegate_inject']);
+const CATEGORY = z.enum(['process', 'architecture', 'tooling', 'security', 'testing', 'debugging', 'performance', 'integration', 'todo', 'other']);
+const STATUS = z.enum(['candidate', 'established', 'promoted', 'archived', 'quarantined', 'quarantined_unactionable']);
+const PRIORITY = z.enum(['low', 'medium', 'high', 'critical']);
+const RETRIEVAL_MODE = z.enum(['manual', 'auto_injection', 'coder_context', 'review_context', 'curator', 'delegate_inject']);
 const scope = z.string().regex(/^(global|stack:[A-Za-z0-9_-]{1,64})$/);
 // eslint-disable-next-line no-control-regex
 const listItem = z.string().min(1).max(200).regex(/^[^\u0000-\u001f\u007f]*$/);

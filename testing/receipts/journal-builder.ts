@@ -10,13 +10,13 @@ import { RECEIPT_SCHEMA, type Outcome, type PhaseOutcome, type ReleaseKind, type
 
 export type ReceiptRecord = Record<string, unknown>;
 
-export interface ChainStart {
+interface ChainStart {
   seq?: number;
   gen?: number;
   prev?: string;
 }
 
-export interface EnvelopeDefaults {
+interface EnvelopeDefaults {
   projectId?: string;
   sessionId?: string;
   phase?: string;
@@ -26,7 +26,7 @@ export interface EnvelopeDefaults {
   stepMs?: number;
 }
 
-export interface MembershipEntry {
+interface MembershipEntry {
   entry_id: string;
   tier?: 'swarm' | 'link' | 'hive';
   priority?: string;
@@ -198,77 +198,4 @@ export class ChainBuilder {
   write(file: string): void {
     fs.writeFileSync(file, this.text());
   }
-}
-
-/** Deterministic pseudo-random numbers (mulberry32) so generated journals are reproducible. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-export function seededUuid(random: () => number): string {
-  const hex = (n: number) =>
-    Array.from({ length: n }, () =>
-      Math.floor(random() * 16)
-        .toString(16)
-        .toLowerCase(),
-    ).join('');
-  return `${hex(8)}-${hex(4)}-4${hex(3)}-${'89ab'[Math.floor(random() * 4)]}${hex(3)}-${hex(12)}`;
-}
-
-/**
- * A realistic mix for volume tests and the benchmark: retrievals of 1–5 entries, terminals from
- * every source, occasional gate releases and phase closes. `onLine` receives each serialised line.
- */
-export function generateJournalLines(count: number, seed: number, onLine: (line: string) => void): { lastSeq: number; lastHash: string } {
-  const random = seededRandom(seed);
-  const directives = Array.from({ length: 40 }, () => seededUuid(random));
-  const outcomes: Outcome[] = ['applied', 'ignored', 'n_a', 'contradicted', 'violated'];
-  const sources: TerminalSource[] = ['delegate', 'reviewer', 'architect', 'architect_marker', 'test_engineer'];
-  const builder = new ChainBuilder({ phase: 'Phase 1', stepMs: 1000 });
-  let phase = 1;
-  let pending: { trace_id: string; entry_id: string }[] = [];
-  let written = 0;
-  const emit = (record: ReceiptRecord) => {
-    onLine(canonicalJson(record) + '\n');
-    builder.records.length = 0; // keep memory flat for large journals
-    written++;
-  };
-  while (written < count) {
-    const roll = random();
-    if (roll < 0.4 || pending.length === 0) {
-      const traceId = seededUuid(random);
-      const size = 1 + Math.floor(random() * 5);
-      const entries = Array.from({ length: size }, (_, i) => ({
-        entry_id: directives[Math.floor(random() * directives.length)] as string,
-        priority: i === 0 && random() < 0.3 ? 'critical' : 'high',
-      }));
-      emit(builder.membership(traceId, entries, { phase: `Phase ${phase}`, task_id: `${phase}.${1 + Math.floor(random() * 4)}` }));
-      pending.push(...entries.map((e) => ({ trace_id: traceId, entry_id: e.entry_id })));
-    } else if (roll < 0.93) {
-      const item = pending.shift() as { trace_id: string; entry_id: string };
-      const outcome = outcomes[Math.floor(random() * outcomes.length)] as Outcome;
-      const source = sources[Math.floor(random() * sources.length)] as TerminalSource;
-      emit(
-        builder.terminal(item.trace_id, item.entry_id, outcome, source, {
-          phase: `Phase ${phase}`,
-          evidence: random() < 0.5 ? { files: ['src/refunds/handler.ts'], commands: ['npm test'], tests: [], summary: `verified_by=${source}` } : null,
-        }),
-      );
-    } else if (roll < 0.97) {
-      const released = pending.splice(0, Math.min(pending.length, 2));
-      emit(builder.gateRelease(random() < 0.5 ? 'denial_limit' : 'staleness', released, { phase: `Phase ${phase}` }));
-    } else {
-      emit(builder.phaseClose(`Phase ${phase}`, 'success', { phase: `Phase ${phase}` }));
-      phase++;
-      pending = [];
-    }
-  }
-  return { lastSeq: builder.lastSeq, lastHash: builder.lastHash };
 }

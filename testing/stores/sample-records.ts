@@ -2,7 +2,7 @@
  * Realistic store records in the plugin's on-disk shapes (values invented), for tests and the
  * bench's fallback data writer. Each builder returns a fresh object.
  */
-export const SAMPLE_IDS = {
+const SAMPLE_IDS = {
   v1: '3f6c2a1e-8d4b-4f7a-9c21-5b0e7d9a4c12',
   v2: '9b1d7e52-0c3a-4e8f-a6b2-71d4c9e0f385',
   hive: 'c2e8a4f0-5b6d-4c1e-8f93-2a7b0d6e4f18',

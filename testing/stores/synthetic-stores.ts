@@ -7,13 +7,13 @@ import { CATEGORIES, PRIORITIES } from '../../main/core/stores/schemas/knowledge
  * It is deliberately simple: realistic field mixes and sizes, deterministic for a given seed,
  * written in chunks so memory stays flat.
  */
-export interface SyntheticScale {
+interface SyntheticScale {
   events: number;
   entries: number;
   receipts: number;
 }
 
-export interface SyntheticFiles {
+interface SyntheticFiles {
   eventFiles: string[];
   entryFiles: string[];
   receiptFiles: string[];
@@ -35,7 +35,7 @@ const WORDS = 'scope reviewer coder architect delegate migration refund webhook 
 const STEMS = 'index cache scope lock parse stream retry queue batch shard token budget schema fixture mock deploy rollback migrate webhook ledger receipt trace session phase gate skill hive swarm lesson review commit branch merge rebase vendor bundle lint format build worker thread socket'.split(' ');
 const AFFIXES = ['', 're', 'pre', 'un', 'over', 'sub', 'auto', 'multi', 'co', 'de'];
 /** ~400 words, so a search term matches a realistic few percent of lessons (not a third of them). */
-export const LESSON_VOCABULARY: readonly string[] = AFFIXES.flatMap((a) => STEMS.map((s) => a + s));
+const LESSON_VOCABULARY: readonly string[] = AFFIXES.flatMap((a) => STEMS.map((s) => a + s));
 const AGENTS = ['architect', 'coder', 'reviewer', 'test_engineer', 'explorer', 'sme', 'docs', 'designer'];
 const TOOLS = ['save_plan', 'update_task_status', 'phase_complete', 'task', 'Task', 'bash', 'edit'];
 const KNOWLEDGE_TYPES = ['retrieved', 'retrieved', 'acknowledged', 'applied', 'applied', 'ignored', 'violated', 'n_a', 'outcome', 'contradicted'];

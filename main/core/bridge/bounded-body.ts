@@ -54,7 +54,7 @@ export async function readBoundedText(response: Response, route: string, limitBy
 }
 
 /** Which capped route a request URL is (the SDK calls these through `boundedFetch`). */
-export function routeOf(url: string): BoundedRoute | null {
+function routeOf(url: string): BoundedRoute | null {
   const pathname = new URL(url).pathname.replace(/\/+$/, '');
   if (pathname.endsWith('/global/health')) return 'health';
   if (pathname.endsWith('/experimental/session')) return 'sessions';

@@ -11,7 +11,7 @@ import { OpencodeConnection, type ConnectionOptions } from './opencode-connectio
  * Node); the live handlers, the CLI and the bench all drive this same object. Passwords stay in
  * the connections and never appear in anything this returns.
  */
-export interface BridgeOptions {
+interface BridgeOptions {
   /** SQLite file for the feed (`<userDataDir>/bridge.db`) or `:memory:` (the read-only CLI). */
   dbFile: string;
   ringSize?: number;
@@ -21,7 +21,7 @@ export interface BridgeOptions {
   persistSeqs?: boolean;
 }
 
-export interface ConnectRequest {
+interface ConnectRequest {
   url: string;
   password?: string | undefined;
   label?: string | undefined;
@@ -30,7 +30,7 @@ export interface ConnectRequest {
 const SESSIONS_THROTTLE_MS = 500;
 const SERVER_TICK_MS = 2_000;
 
-export function serverIdFor(url: string): string {
+function serverIdFor(url: string): string {
   return `srv_${crypto.createHash('sha256').update(url).digest('hex').slice(0, 12)}`;
 }
 

@@ -18,7 +18,7 @@ export interface ClassifiedBlock {
   input: string | null;
 }
 
-export const MAX_MESSAGE_CHARS = 16_000;
+const MAX_MESSAGE_CHARS = 16_000;
 const MAX_INPUT_CHARS = 2_000;
 /** phase_complete's verdict is near the start of its output; never scan a megabyte of tool output. */
 const MAX_OUTPUT_SCAN = 64 * 1024;
@@ -54,7 +54,7 @@ export function parseDirectiveIds(message: string): string[] {
   return ids;
 }
 
-export type AckVerb = 'APPLIED' | 'IGNORED' | 'VIOLATED' | 'N_A';
+type AckVerb = 'APPLIED' | 'IGNORED' | 'VIOLATED' | 'N_A';
 const ACK_RE = /KNOWLEDGE_(APPLIED|IGNORED|VIOLATED|N_A)\s*:\s*([A-Za-z0-9][A-Za-z0-9_-]{1,63})/g;
 
 /** Acknowledgement markers (`KNOWLEDGE_APPLIED:<id>` …) in text an agent wrote or sent as tool arguments. */

@@ -11,7 +11,7 @@ import type { HistoryEvent, SessionRecord, SessionStatusMap } from './opencode-a
  * A seq that skips ahead means something was missed: the processor asks for a catch-up and lets
  * /sync/history deliver it in order. Nothing here throws on bad input; it counts and skips.
  */
-export interface ProcessorSink {
+interface ProcessorSink {
   item(item: FeedItem): void;
   followUp(itemId: string, followUp: FollowUp): void;
   sessionsChanged(): void;
@@ -43,7 +43,7 @@ const MAX_HELD = 20_000;
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
-export function emptyWarnings(): StreamWarnings {
+function emptyWarnings(): StreamWarnings {
   return { invalidJson: 0, unknownType: 0, oversized: 0, malformed: 0, lastWarning: null };
 }
 

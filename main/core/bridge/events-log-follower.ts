@@ -13,7 +13,7 @@ import { parseGateEvent } from './events-log';
  */
 const POLL_MS = 1_000;
 
-export interface EventsLogStatus {
+interface EventsLogStatus {
   file: string;
   exists: boolean;
   records: number;

@@ -32,7 +32,7 @@ const MAX_EXTRA = 24;
 const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 ? v : null);
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string').slice(0, 64) : []);
 
-export function eventsItemId(lineText: string): string {
+function eventsItemId(lineText: string): string {
   return `ev:${crypto.createHash('sha256').update(lineText).digest('hex').slice(0, 24)}`;
 }
 

@@ -44,7 +44,7 @@ CREATE TABLE IF NOT EXISTS seq_state (server_key TEXT NOT NULL, session_id TEXT 
 CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 `;
 
-export interface FeedPage {
+interface FeedPage {
   items: FeedItem[];
   nextCursor: { time: number; id: string } | null;
 }

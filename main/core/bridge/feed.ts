@@ -8,11 +8,11 @@ import { FeedStore } from './feed-store';
  * latest items stay in a bounded ring; everything goes to SQLite. It also raises "repeat" alerts:
  * one directive blocking the same tool N times within the rule's window.
  */
-export const MERGE_WINDOW_MS = 10_000;
-export const DEFAULT_RULE: RepeatRule = { enabled: true, threshold: 3, windowMinutes: 10 };
+const MERGE_WINDOW_MS = 10_000;
+const DEFAULT_RULE: RepeatRule = { enabled: true, threshold: 3, windowMinutes: 10 };
 const RULE_KEY = 'repeat_rule';
 
-export type FeedListener = (event: LiveEvent) => void;
+type FeedListener = (event: LiveEvent) => void;
 
 const overlaps = (a: string[], b: string[]) => !a.length || !b.length || a.some((id) => b.includes(id));
 const isDenial = (item: FeedItem) => item.kind === 'denial' || item.kind === 'block';

@@ -6,7 +6,7 @@
  * `gate` is the prefix without its colon and without the decorative "🛑 " some messages carry,
  * so it is stable to filter and grep on.
  */
-export interface GatePrefix {
+interface GatePrefix {
   /** Literal start of the message (case-sensitive, like the plugin). */
   readonly prefix: string;
   readonly gate: string;
@@ -24,7 +24,7 @@ export const KNOWLEDGE_GATE = 'KNOWLEDGE_ENFORCE_GATE_DENY';
 export const PHASE_COMPLETE_BLOCKED = 'PHASE_COMPLETE_BLOCKED';
 
 /** Longest prefixes first where one could shadow another. */
-export const GATE_PREFIXES: readonly GatePrefix[] = [
+const GATE_PREFIXES: readonly GatePrefix[] = [
   // knowledge application gate
   plain('KNOWLEDGE_ENFORCE_GATE_DENY:'),
   // guardrails
@@ -69,7 +69,7 @@ export const GATE_PREFIXES: readonly GatePrefix[] = [
   plain('🛑 QA GATE ENFORCEMENT:'),
 ];
 
-export interface GateMatch {
+interface GateMatch {
   gate: string;
   /** The bracketed code of `FULL_AUTO_DENY [<code>]:`-style messages. */
   code: string | null;

@@ -6,7 +6,7 @@ import { boundedFetch, readBoundedText, RESPONSE_LIMITS, ResponseTooLargeError, 
  * where it works. Every request carries its own timeout: during start-up the server accepts a
  * connection and then never answers, so an unbounded request would hang the bridge for ever.
  */
-export const HEALTH_TIMEOUT_MS = 500;
+const HEALTH_TIMEOUT_MS = 500;
 const LIST_TIMEOUT_MS = 10_000;
 const HISTORY_TIMEOUT_MS = 60_000;
 
@@ -17,7 +17,7 @@ export class UnauthorisedError extends Error {
   }
 }
 
-export function basicAuthHeader(password: string | undefined, username = 'opencode'): Record<string, string> {
+function basicAuthHeader(password: string | undefined, username = 'opencode'): Record<string, string> {
   if (!password) return {};
   return { authorization: `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}` };
 }

@@ -31,7 +31,7 @@ export interface ConnectionOptions {
   responseLimits?: Partial<Record<BoundedRoute, number>>;
 }
 
-export interface ConnectionListener {
+interface ConnectionListener {
   state(server: ServerInfo): void;
   item(item: FeedItem): void;
   followUp(itemId: string, followUp: FollowUp): void;

@@ -9,7 +9,7 @@
  * Only `data:` lines matter for OpenCode (it sends no `event:`/`id:`/`retry:`); comment lines
  * (`: heartbeat`) are ignored.
  */
-export interface SseParserOptions {
+interface SseParserOptions {
   maxEventChars: number;
   onData(data: string): void;
   onOversized(approxChars: number): void;

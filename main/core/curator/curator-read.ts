@@ -17,10 +17,10 @@ const SEVERITY_ORDER: Record<string, number> = { critical: 0, error: 1, warning:
 
 /**
  * Whether the plugin already applied a recommendation (it does so itself at phase_complete,
- * section 2.9), read from the named entry's current state and events. The evidence sentence
+ * docs/plugin-formats.md#lifecycle), read from the named entry's current state and events. The evidence sentence
  * says what was looked at, so "not applied" is never a guess presented as fact.
  */
-export function recommendationState(action: string, lesson: string, entry: EntryState | null, synthetic: boolean): Pick<Recommendation, 'applied' | 'appliedEvidence'> {
+function recommendationState(action: string, lesson: string, entry: EntryState | null, synthetic: boolean): Pick<Recommendation, 'applied' | 'appliedEvidence'> {
   if (synthetic) return { applied: 'applied', appliedEvidence: 'a record of a hive promotion run the plugin already made (counts in the reason)' };
   if (!entry) return { applied: 'unknown', appliedEvidence: 'the entry is in no store now (removed, evicted or never written)' };
   const v = entry.value;
@@ -109,7 +109,7 @@ const listDir = (dir: string): string[] => {
   }
 };
 
-/** Curator summary, knowledge-application findings, drift reports and the insight queue (section 10.1). Read-only. */
+/** Curator summary, knowledge-application findings, drift reports and the insight queue (docs/plugin-formats.md#curator). Read-only. */
 export function curatorOverview(projectDir: string, lookup: EntryLookup): CuratorOverview {
   const swarm = path.join(projectDir, '.swarm');
   const problems: string[] = [];

@@ -10,7 +10,7 @@ import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../platform/paths/private-f
  * never in a plugin store. An item's key carries a fingerprint of what was reviewed, so a
  * dismissal stops matching, and the item comes back, when the underlying thing changes.
  */
-export interface Dismissal {
+interface Dismissal {
   v: 1;
   at: string;
   key: string;

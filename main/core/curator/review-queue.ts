@@ -3,7 +3,7 @@ import { QUEUE_KINDS } from '../../../shared/contract/skills';
 import { list, s } from '../skills/skill-logs';
 import { fingerprint } from './review-dismissals';
 
-export interface QueueEntry {
+interface QueueEntry {
   tier: string;
   collection: string;
   value: Record<string, unknown>;

@@ -35,7 +35,7 @@ export interface BackupInfo {
 const BACKUP_NAME = /^\d{8}T\d{9}Z-([0-9a-f]{12})-[0-9a-f]{8}$/;
 
 /** Newest first: the names start with a sortable UTC timestamp. */
-export function listBackups(hive: HivePaths): BackupInfo[] {
+function listBackups(hive: HivePaths): BackupInfo[] {
   let names: string[] = [];
   try {
     names = fs.readdirSync(hive.backups).filter((name) => BACKUP_NAME.test(name));

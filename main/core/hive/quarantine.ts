@@ -29,13 +29,11 @@ export const liveBindings = (snapshot: StoreSnapshot, bind: Record<string, strin
 
 const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
-export function lineageActor(value: Record<string, unknown> | null): string | null {
+function lineageActor(value: Record<string, unknown> | null): string | null {
   const lineage = value?.lineage;
   if (lineage && typeof lineage === 'object' && typeof (lineage as { actor?: unknown }).actor === 'string') return (lineage as { actor: string }).actor;
   return str(value?.lineage_actor);
 }
-
-export { fingerprintShape } from '../human/preview-header';
 
 /** The selected lines, exactly one per id, in store order; any missing or doubled id refuses. */
 export function selectExact(snapshot: StoreSnapshot, ids: readonly string[]): StoreLine[] {

@@ -5,7 +5,7 @@ import { readJsonFile, writeResult } from '../human/write/backup';
 import { readStoreSnapshot } from '../human/write/store-snapshot';
 
 /** Which store to re-read, for which removed ids, and where the commit's backup (and result.json) is. */
-export interface RevertWatch {
+interface RevertWatch {
   op: string;
   store: string;
   backupDir: string;

@@ -9,7 +9,7 @@ import { withStoreLock } from './write/store-lock';
  * of the previous line's exact bytes, so a removed, edited or reordered record breaks the chain.
  * Lesson text is never written here; ids, token12 and outcomes are.
  */
-export const AUDIT_GENESIS = '0'.repeat(64);
+const AUDIT_GENESIS = '0'.repeat(64);
 
 export type AuditEvent = 'preview' | 'confirmation' | 'commit' | 'refusal' | 'rollback' | 'warning';
 
@@ -35,7 +35,7 @@ export interface AuditRecord extends AuditFields {
   prev: string;
 }
 
-export interface ChainCheck {
+interface ChainCheck {
   ok: boolean;
   records: number;
   /** 1-based line number of the first broken record, and why. */
@@ -45,7 +45,7 @@ export interface ChainCheck {
 
 const sha256 = (text: string) => crypto.createHash('sha256').update(text).digest('hex');
 
-export function readAuditLines(file: string): string[] {
+function readAuditLines(file: string): string[] {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
@@ -58,7 +58,7 @@ export function readAuditLines(file: string): string[] {
   return lines;
 }
 
-export function checkAuditChain(lines: readonly string[]): ChainCheck {
+function checkAuditChain(lines: readonly string[]): ChainCheck {
   let prev = AUDIT_GENESIS;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as string;
@@ -76,7 +76,7 @@ export function checkAuditChain(lines: readonly string[]): ChainCheck {
   return { ok: true, records: lines.length, brokenAt: null, problem: null };
 }
 
-export function parseAuditRecords(lines: readonly string[]): (AuditRecord | null)[] {
+function parseAuditRecords(lines: readonly string[]): (AuditRecord | null)[] {
   return lines.map((line) => {
     try {
       return JSON.parse(line) as AuditRecord;

@@ -41,7 +41,7 @@ export interface CallerContext {
   confirmation: ConfirmationPort;
 }
 
-export const noPersonPresent = (reason = 'No person can confirm through this caller: human-only commands run only from the console window.'): ConfirmationPort => ({
+const noPersonPresent = (reason = 'No person can confirm through this caller: human-only commands run only from the console window.'): ConfirmationPort => ({
   availability: () => ({ enabled: false, reason }),
   begin: async () => undefined,
   confirm: async () => ({ confirmed: false, reason, burnToken: false }),

@@ -3,7 +3,7 @@ import type { MintedToken } from './tokens';
 import type { StoreSnapshot } from './write/store-snapshot';
 
 /** The store fingerprint as every preview shows it to the person. */
-export const fingerprintShape = (snapshot: StoreSnapshot) => ({
+const fingerprintShape = (snapshot: StoreSnapshot) => ({
   path: snapshot.path,
   entryCount: snapshot.fingerprint.entry_count,
   lineCount: snapshot.fingerprint.line_count,

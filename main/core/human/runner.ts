@@ -47,12 +47,12 @@ export class CommitAbort extends Error {
 
 export const WRONG_CODE_LIMIT = 3;
 
-export interface HumanServicesOptions {
+interface HumanServicesOptions {
   userDataDir: string;
   consoleVersion: string;
   /** How long a commit waits for a busy plugin lock before aborting cleanly. */
   lockWaitMs?: number;
-  /** When to re-read a written store for a concurrent revert (rule 5.6.8: 2-5 s). */
+  /** When to re-read a written store for a concurrent revert (docs/plugin-formats.md#second-process-writes, rule 8: re-read 2–5 s later). */
   revertCheckMs?: number;
   /** Told how long each write held a plugin lock (for the benchmark). */
   onLockHeld?: (heldMs: number, lockDir: string) => void;

@@ -8,7 +8,7 @@ import type { StoreFingerprint } from './write/store-snapshot';
  * `token12` (the first 12 hex of the MAC) names the token in backups, audits and rollback;
  * the full token is never logged.
  */
-export const TOKEN_PREFIX = 'skc1';
+const TOKEN_PREFIX = 'skc1';
 export const TOKEN_TTL_MS = 15 * 60_000;
 
 export interface TokenPayload {
@@ -56,7 +56,7 @@ export function mintToken(secret: Buffer, subject: TokenSubject, now = Date.now(
 }
 
 /** Which binding a refused token failed: shown to the operator and written to the audit log. */
-export type TokenBinding =
+type TokenBinding =
   | 'format'
   | 'signature'
   | 'expiry'
@@ -88,7 +88,7 @@ export function token12Of(token: string): string | null {
   return digest.length === 32 ? digest.toString('hex').slice(0, 12) : null;
 }
 
-export interface VerifyExpectations {
+interface VerifyExpectations {
   op: string;
   consoleVersion: string;
   now?: number;

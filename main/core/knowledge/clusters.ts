@@ -1,6 +1,6 @@
 import { jaccard, nearDuplicateComponents, wordBigrams } from '../rules/similarity';
 
-export interface ClusterInput {
+interface ClusterInput {
   id: string;
   lesson: string;
 }

@@ -2,8 +2,8 @@ import type { SourceEntry } from './knowledge-model';
 import { jaccard } from '../rules/similarity';
 import { NO_SLICING, type TimeSlicer } from '../platform/util/time-slicer';
 
-export type TierGroup = 'hive' | 'project';
-export const tierGroup = (tier: SourceEntry['tier']): TierGroup => (tier === 'hive' ? 'hive' : 'project');
+type TierGroup = 'hive' | 'project';
+const tierGroup = (tier: SourceEntry['tier']): TierGroup => (tier === 'hive' ? 'hive' : 'project');
 
 export interface Counterpart {
   entry: SourceEntry;

@@ -5,12 +5,10 @@ import { VIOLATION_WINDOW_DAYS } from './knowledge-model';
 import { isActiveStatus } from '../rules/thresholds';
 import type { TimeSlicer } from '../platform/util/time-slicer';
 
-export { directiveRow, isDirective } from './directive-rows';
-
 type Query = z.output<typeof DirectivesQuery>;
 
 /** "Close to expiring": archived (or deleted) within this many successful phases. */
-export const EXPIRING_SOON_PHASES = 2;
+const EXPIRING_SOON_PHASES = 2;
 
 const PRIORITY_RANK = { critical: 0, high: 1, medium: 2, low: 3 } as const;
 

@@ -8,7 +8,7 @@ const LOAD_BATCH = 250;
 /** Positions read per query when putting entries in file order. */
 const ORDER_BATCH = 10_000;
 
-export interface RefreshStats {
+interface RefreshStats {
   /** Rids parsed and checked by the last refresh (new lines only). */
   parsed: number[];
   /** Rids dropped by the last refresh (their lines are gone from the index). */

@@ -6,7 +6,7 @@ import type { TimeSlicer } from '../platform/util/time-slicer';
  * store (one line per entry); CSV carries the table's columns. Cells that a spreadsheet would
  * evaluate as a formula are prefixed with an apostrophe.
  */
-export const CSV_COLUMNS = [
+const CSV_COLUMNS = [
   'id',
   'tier',
   'collection',
@@ -29,7 +29,7 @@ export const CSV_COLUMNS = [
   'line',
 ] as const;
 
-export function csvCell(value: unknown): string {
+function csvCell(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   let text = Array.isArray(value) ? value.join(';') : String(value);
@@ -37,26 +37,26 @@ export function csvCell(value: unknown): string {
   return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-export const csvHeader = (): string => CSV_COLUMNS.join(',');
+const csvHeader = (): string => CSV_COLUMNS.join(',');
 
-export const csvLine = (item: EntryItem): string => CSV_COLUMNS.map((column) => csvCell(item[column])).join(',');
+const csvLine = (item: EntryItem): string => CSV_COLUMNS.map((column) => csvCell(item[column])).join(',');
 
 export function toCsv(items: readonly EntryItem[]): string {
   return joinCsv([csvHeader(), ...items.map(csvLine)]);
 }
 
 /** CSV text from its lines (header first): CRLF after every line. */
-export const joinCsv = (lines: readonly string[]): string => `${lines.join('\r\n')}\r\n`;
+const joinCsv = (lines: readonly string[]): string => `${lines.join('\r\n')}\r\n`;
 
 /** A stored line as one JSON Lines line (already a single-line JSON object; no trailing newline kept). */
-export const jsonlLine = (line: string): string => line.replace(/[\r\n]+$/, '');
+const jsonlLine = (line: string): string => line.replace(/[\r\n]+$/, '');
 
 /** One line per entry, the exact text the store holds. */
 export function toJsonl(lines: readonly string[]): string {
   return lines.length ? `${lines.map(jsonlLine).join('\n')}\n` : '';
 }
 
-export interface BuiltExport {
+interface BuiltExport {
   content: string;
   /** Rows in the content (at most the cap). */
   count: number;

@@ -10,7 +10,7 @@ export const MAX_CLUSTERS = 100;
 export const MAX_CLUSTER_MEMBERS = 20;
 
 /** The rejected and unactionable inboxes: small collections, always computed from the current model. */
-export function triageInboxes(model: KnowledgeModel): Pick<Inboxes, 'rejected' | 'unactionable'> {
+function triageInboxes(model: KnowledgeModel): Pick<Inboxes, 'rejected' | 'unactionable'> {
   const triage = new Triage();
   for (const entry of model.inputs.entries) triage.add(entry);
   return triage.inboxes();
@@ -42,7 +42,7 @@ class Triage {
 type ClusterGroups = ReturnType<KnowledgeModel['clusterGroups']>;
 
 /** What near-duplicate clustering needs from the model: ids and lessons per tier group, as plain data. */
-export function duplicatesInput(groups: ClusterGroups, threshold: number): DuplicatesInput {
+function duplicatesInput(groups: ClusterGroups, threshold: number): DuplicatesInput {
   return {
     groups: groups.map(({ entries }) => ({ ids: entries.map((m) => entryId(m.value)), lessons: entries.map((m) => entryLesson(m.value)) })),
     threshold,
@@ -55,7 +55,7 @@ export function duplicatesInput(groups: ClusterGroups, threshold: number): Dupli
 export const listedIds = (output: DuplicatesOutput): Set<string>[] => output.groups.map((g) => new Set(g.clusters.flatMap((c) => c.ids)));
 
 /** The member behind each listed id (the last copy of an id wins, as it always has). */
-export function listedMembers(entries: readonly SourceEntry[], listed: ReadonlySet<string>): Map<string, SourceEntry> {
+function listedMembers(entries: readonly SourceEntry[], listed: ReadonlySet<string>): Map<string, SourceEntry> {
   const byId = new Map<string, SourceEntry>();
   for (const member of entries) {
     const id = entryId(member.value);

@@ -5,14 +5,14 @@ import { num, str, type RawEntry } from '../rules/entry-fields';
  * follow `validateLesson`: 1 structural, 2 content safety, 3 semantic (quarantine fingerprints
  * are always written as layer 3).
  */
-export const REJECTION_LAYERS = {
+const REJECTION_LAYERS = {
   1: 'structural',
   2: 'content safety',
   3: 'semantic',
 } as const;
-export type RejectionLayerKey = '1' | '2' | '3' | 'unknown';
+type RejectionLayerKey = '1' | '2' | '3' | 'unknown';
 
-export interface RejectedItem {
+interface RejectedItem {
   id: string;
   lesson: string;
   reason: string;
@@ -24,13 +24,13 @@ export interface RejectedItem {
   quarantineFingerprint: boolean;
 }
 
-export interface RejectedGroup {
+interface RejectedGroup {
   layer: RejectionLayerKey;
   label: string;
   items: RejectedItem[];
 }
 
-export function rejectedLayerOf(record: RawEntry): RejectionLayerKey {
+function rejectedLayerOf(record: RawEntry): RejectionLayerKey {
   const layer = num(record.rejection_layer) ?? Number(str(record.rejection_layer));
   return layer === 1 || layer === 2 || layer === 3 ? (String(layer) as RejectionLayerKey) : 'unknown';
 }
@@ -69,13 +69,13 @@ export function groupRejected(
 }
 
 /** Reason codes of `validateActionability`, in words. */
-export const UNACTIONABLE_REASONS: Record<string, string> = {
+const UNACTIONABLE_REASONS: Record<string, string> = {
   missing_predicate: 'no required/forbidden action, verification check or predicate',
   missing_scope: 'no applies_to_tools or applies_to_agents',
   missing_predicate_and_scope: 'neither a predicate nor a scope',
 };
 
-export interface UnactionableItem {
+interface UnactionableItem {
   id: string;
   lesson: string;
   reason: string;

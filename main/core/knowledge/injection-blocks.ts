@@ -16,7 +16,7 @@ export function sanitizeForContext(text: string): string {
     .replace(/^system\s*:/gim, '[BLOCKED]:');
 }
 
-export interface BlockResult {
+interface BlockResult {
   text: string | null;
   includedIds: string[];
   cutIds: string[];

@@ -16,18 +16,17 @@ import { buildDirectiveBlock, buildLessonBlock } from './injection-blocks';
 /** The injector's model-size assumption: 128k tokens at 0.33 tokens per char. */
 export const MODEL_LIMIT_CHARS = Math.floor(128_000 / 0.33);
 /** Headroom floor when `context_budget_threshold` is unset. */
-export const DEFAULT_MIN_INJECT_CHARS = 300;
-export { READER_DEDUP_THRESHOLD } from './tier-merge';
+const DEFAULT_MIN_INJECT_CHARS = 300;
 /** The injector keeps only entries at or above this confidence (`filterHighConfidenceKnowledge`). */
-export const HIGH_CONFIDENCE_FLOOR = 0.8;
+const HIGH_CONFIDENCE_FLOOR = 0.8;
 /** The reader ranks a wider window than `max_inject_count` before the contextual re-rank. */
-export const WIDE_WINDOW = 20;
-export const DIRECTIVE_BUDGET_SHARE = 0.45;
-export const LESSON_BUDGET_SHARE = 0.3;
+const WIDE_WINDOW = 20;
+const DIRECTIVE_BUDGET_SHARE = 0.45;
+const LESSON_BUDGET_SHARE = 0.3;
 const MAX_EXCLUDED_EXAMPLES = 20;
 const MAX_MERGED_LISTED = 200;
 
-export interface PreviewContext extends DecisionContext {
+interface PreviewContext extends DecisionContext {
   /** The phase label as the plan names it, e.g. "Phase 3: Implement refunds". */
   phase: string;
   /** Share of the model context still free, 0–100. */
@@ -36,7 +35,7 @@ export interface PreviewContext extends DecisionContext {
   projectName?: string | undefined;
 }
 
-export interface PreviewSources {
+interface PreviewSources {
   /** Project (or link-tier) entries in file order. */
   swarm: readonly RawEntry[];
   hive: readonly RawEntry[];
@@ -44,7 +43,7 @@ export interface PreviewSources {
   retractions?: readonly RawEntry[];
 }
 
-export type Regime = 'full' | 'half' | 'quarter' | 'skipped';
+type Regime = 'full' | 'half' | 'quarter' | 'skipped';
 
 export type ExclusionReason = 'inactive_status' | 'scope_filter' | 'retracted' | 'hive_disabled';
 
@@ -55,7 +54,7 @@ export interface MergedDuplicate {
   similarity: number;
 }
 
-export interface PreviewLine {
+interface PreviewLine {
   id: string;
   tier: string;
   lesson: string;
@@ -73,7 +72,7 @@ export interface PreviewLine {
   lessonBlock: 'included' | 'cut_by_budget' | null;
 }
 
-export interface InjectionPreview {
+interface InjectionPreview {
   regime: Regime;
   headroomChars: number;
   modelLimitChars: number;
@@ -142,7 +141,7 @@ function eligibility(sources: PreviewSources, t: Pick<KnowledgeThresholds, 'scop
 const normalizeOf = (entry: RawEntry) => normalizeLesson(entryLesson(entry));
 
 /** The reader's filters: inactive statuses, scopes outside scope_filter, retracted lessons, a disabled hive. */
-export function eligibleSources(sources: PreviewSources, t: Pick<KnowledgeThresholds, 'scope_filter' | 'hive_enabled'>): EligibleSources {
+function eligibleSources(sources: PreviewSources, t: Pick<KnowledgeThresholds, 'scope_filter' | 'hive_enabled'>): EligibleSources {
   const { eligible, hiveDisabled, excluded } = eligibility(sources, t, normalizeOf);
   const hive = sources.hive.filter(t.hive_enabled ? eligible : hiveDisabled);
   const swarm = sources.swarm.filter(eligible);
@@ -179,7 +178,7 @@ function mergeMappers({ hive, swarm }: Pick<EligibleSources, 'hive' | 'swarm'>, 
 }
 
 /** The merge of eligible tiers as entries: what is kept (hive, then kept swarm) and what was dropped for what. */
-export function applyTierMerge(eligible: Pick<EligibleSources, 'hive' | 'swarm'>, merge: TierMerge): { kept: RawEntry[]; merged: MergedDuplicate[] } {
+function applyTierMerge(eligible: Pick<EligibleSources, 'hive' | 'swarm'>, merge: TierMerge): { kept: RawEntry[]; merged: MergedDuplicate[] } {
   const map = mergeMappers(eligible, merge);
   return { kept: [...eligible.hive, ...Array.from(merge.keptSwarm, map.kept)], merged: map.rows.map(map.merged) };
 }
@@ -340,7 +339,7 @@ export function rankPreview(
 }
 
 /** What the preview assumes, shown next to the result so nobody mistakes it for a trace. */
-export const PREVIEW_RULES: string[] = [
+const PREVIEW_RULES: string[] = [
   'Only the architect receives the block; agent and tool stand for the decision point (applies_to_agents / applies_to_tools).',
   `Excluded: inactive statuses (archived, quarantined, quarantined_unactionable), scopes outside scope_filter, retracted lessons.`,
   `Tiers merged hive-first; a swarm lesson repeating a kept lesson, or a near-duplicate (word-bigram Jaccard ≥ ${READER_DEDUP_THRESHOLD}) of a hive or earlier swarm lesson, is dropped.`,

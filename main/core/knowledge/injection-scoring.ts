@@ -27,9 +27,9 @@ export function phaseCategories(phase: string): string[] {
   return PHASE_CATEGORY_RULES.find((rule) => rule.pattern.test(lower))?.categories ?? DEFAULT_PHASE_CATEGORIES;
 }
 
-export const BASE_WEIGHTS = { category: 0.4, confidence: 0.35, keywords: 0.25 } as const;
-export const HIVE_TIER_BOOST = 0.05;
-export const SAME_PROJECT_HIVE_PENALTY = -0.05;
+const BASE_WEIGHTS = { category: 0.4, confidence: 0.35, keywords: 0.25 } as const;
+const HIVE_TIER_BOOST = 0.05;
+const SAME_PROJECT_HIVE_PENALTY = -0.05;
 
 export interface BaseScore {
   category: number;
@@ -67,11 +67,11 @@ export interface DecisionContext {
   taskText?: string | undefined;
 }
 
-export const DIRECTIVE_WEIGHTS = { trigger: 0.5, tool: 0.35, agent: 0.25 } as const;
+const DIRECTIVE_WEIGHTS = { trigger: 0.5, tool: 0.35, agent: 0.25 } as const;
 /** Only an explicitly set priority scores; an absent one adds nothing here (it still renders as `medium`). */
-export const PRIORITY_SCORE: Record<string, number> = { critical: 0.4, high: 0.2, medium: 0.1 };
-export const CONFIDENT_MATCH_BOOST = 0.25;
-export const SKILL_BOOST = 0.05;
+const PRIORITY_SCORE: Record<string, number> = { critical: 0.4, high: 0.2, medium: 0.1 };
+const CONFIDENT_MATCH_BOOST = 0.25;
+const SKILL_BOOST = 0.05;
 
 export interface DirectiveScore {
   triggerHit: boolean;
@@ -87,7 +87,7 @@ export interface DirectiveScore {
 const lc = (value: string | undefined) => (value ?? '').toLowerCase();
 
 /** The words of the decision point a trigger is looked up in (substring match, case-insensitive). */
-export function contextHaystack(ctx: DecisionContext): string[] {
+function contextHaystack(ctx: DecisionContext): string[] {
   return [ctx.taskText, ctx.tool, ctx.agent, ...(ctx.filePaths ?? [])].filter((part): part is string => !!part).map(lc);
 }
 

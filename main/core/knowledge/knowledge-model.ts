@@ -11,7 +11,7 @@ import type { ExpiryMarker, QualityMarkers } from '../rules/lifecycle';
 import { isActiveStatus, type KnowledgeThresholds } from '../rules/thresholds';
 import { NO_SLICING, type TimeSlicer } from '../platform/util/time-slicer';
 
-export { CounterState, VIOLATION_WINDOW_DAYS } from './counter-state';
+export { VIOLATION_WINDOW_DAYS } from './counter-state';
 
 /**
  * Everything the knowledge views derive, computed once per state of the stores: effective

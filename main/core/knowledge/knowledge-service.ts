@@ -32,10 +32,8 @@ import { thresholdsInForce } from '../rules/thresholds-in-force';
 import { PHASE_CATEGORY_SETS } from './injection-scoring';
 import type { KnowledgeThresholds } from '../rules/thresholds';
 
-export { thresholdsInForce } from '../rules/thresholds-in-force';
-
 /** What the service needs of the store index: its readiness, its connection and its changes. */
-export interface KnowledgeIndex {
+interface KnowledgeIndex {
   readonly ready: Promise<void>;
   readonly db: IndexDb;
   onChange(listener: (change: { storeKey: string }) => void): () => void;
@@ -46,7 +44,7 @@ const defaultProject = (model: KnowledgeModel): string | undefined =>
   model.lessons().find((e) => e.tier !== 'hive' && typeof e.value.project_name === 'string')?.value.project_name as string | undefined;
 
 /** Quiet time after a store change before the model is rebuilt in the background. */
-export const WARM_DEBOUNCE_MS = 150;
+const WARM_DEBOUNCE_MS = 150;
 
 interface PreparedMerge extends EligibleSources {
   kept: RawEntry[];

@@ -1,7 +1,5 @@
 import type { Freshness } from '../../../shared/contract/knowledge';
 
-export type { Freshness };
-
 interface Done<V> {
   key: string;
   value: V;

@@ -19,7 +19,7 @@ const SCHEMA_VALUE = `${RECEIPT_SCHEMA}"`;
 const SCHEMA_MEMBER = `"schema":"${RECEIPT_SCHEMA}",`;
 const SCHEMA_THEN_SEQ = `${SCHEMA_MEMBER}"seq":`;
 /** Types whose content the report needs (uncertainty, checkpoints, repairs) are always parsed. */
-export const FAST_TYPES = ['terminal', 'membership', 'gate_release', 'phase_close', 'closed_summary', 'capture'] as const;
+const FAST_TYPES = ['terminal', 'membership', 'gate_release', 'phase_close', 'closed_summary', 'capture'] as const;
 const FAST_TYPE_VALUES = FAST_TYPES.map((type) => ({ type, value: `${type}"` }));
 
 /** Bytes of the member `"hash":"<64 hex>"` plus one neighbouring comma. */
@@ -43,7 +43,7 @@ function readInt(text: string, at: number, end: number): number {
 }
 
 /** `buf[at, at + 64)` spells `hex` (a 64-char lowercase hex string)? */
-export function bytesEqualHex(buf: Uint8Array, at: number, hex: string): boolean {
+function bytesEqualHex(buf: Uint8Array, at: number, hex: string): boolean {
   for (let k = 0; k < 64; k++) if (buf[at + k] !== hex.charCodeAt(k)) return false;
   return true;
 }

@@ -13,7 +13,7 @@ import { str } from './trace-model';
 type Rec = Record<string, unknown>;
 type Origin = FunnelRow['bySource'][number]['origin'];
 /** A funnel row before the model adds what the knowledge records say (priority source, enforcement, acknowledged_count). */
-export type BaseFunnelRow = Pick<FunnelRow, 'entryId' | 'priority' | 'total' | 'bySource'>;
+type BaseFunnelRow = Pick<FunnelRow, 'entryId' | 'priority' | 'total' | 'bySource'>;
 
 const PRIORITY_ORDER = ['critical', 'high', 'medium', 'low'];
 
@@ -30,7 +30,7 @@ export const FUNNEL_NOTES = [
   'Succeeded/failed/partial: legacy outcome events, plus one per entry displayed in a V2 phase that closed with that outcome.',
 ];
 
-export function emptyCounts(): FunnelCounts {
+function emptyCounts(): FunnelCounts {
   return {
     shown: 0,
     answered: 0,
@@ -80,7 +80,7 @@ class Tally {
   }
 }
 
-export interface FunnelInputs {
+interface FunnelInputs {
   traces: readonly Trace[];
   phases: V2Phases;
   legacyOutcomes: readonly Rec[];

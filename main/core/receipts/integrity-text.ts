@@ -25,7 +25,7 @@ function span(report: ChainFileReport): string {
   return `${plural(report.verifiedRecords, 'record')} verified (seq ${report.firstSeq}–${report.lastSeq}${gen})`;
 }
 
-export function reasonFor(report: ChainFileReport): string {
+function reasonFor(report: ChainFileReport): string {
   switch (report.state) {
     case 'absent':
       return ABSENT[report.kind];
@@ -55,7 +55,7 @@ export function reasonFor(report: ChainFileReport): string {
   }
 }
 
-export function recoveryFor(report: ChainFileReport): FileIntegrity['recovery'] {
+function recoveryFor(report: ChainFileReport): FileIntegrity['recovery'] {
   const broken = report.state === 'corrupt' || report.state === 'unsupported_schema' || report.state === 'incomplete_tail';
   if (!broken) return null;
   const phase = report.lastPhase;

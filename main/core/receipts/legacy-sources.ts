@@ -4,8 +4,8 @@ import { readJsonl, type JsonlReadResult } from '../stores/jsonl-reader';
 import { LEGACY_FILES } from './receipt-format';
 
 /**
- * The receipt logs the released plugin writes (store reference 6.1, 6.3, 6.4, 6.5), read with the
- * shared line reader. `knowledge-events.jsonl` and `knowledge-application.jsonl` follow a link
+ * The receipt logs the released plugin writes (docs/plugin-formats.md#legacy-receipts,
+ * #event-logs), read with the shared line reader. `knowledge-events.jsonl` and `knowledge-application.jsonl` follow a link
  * (they live in the knowledge dir); `unacknowledged-criticals.jsonl` and `events.jsonl` stay in
  * the worktree's `.swarm/`.
  */
@@ -37,7 +37,7 @@ export interface LegacySources {
   linkRedirected: boolean;
 }
 
-export interface LegacyPaths {
+interface LegacyPaths {
   swarmDir: string;
   /** The link dir when `.swarm/link.json` is active, else `swarmDir`. */
   knowledgeDir: string;

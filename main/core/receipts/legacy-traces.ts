@@ -49,7 +49,7 @@ class V2Mirror {
   }
 }
 
-export interface LegacyTraces {
+interface LegacyTraces {
   traces: Trace[];
   unlinked: Trace[];
   /** `outcome` events (succeeded/failed/partial after shown). */

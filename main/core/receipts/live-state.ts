@@ -13,17 +13,17 @@ import { isOutcome } from './receipt-format';
  */
 
 type Rec = Record<string, unknown>;
-export interface LiveEntry extends Rec {
+interface LiveEntry extends Rec {
   entry_id: unknown;
   terminals: Rec[];
   release: Rec | null;
 }
-export interface LiveTrace extends Rec {
+interface LiveTrace extends Rec {
   trace_id: unknown;
   phase: unknown;
   entries: LiveEntry[];
 }
-export interface LiveState {
+interface LiveState {
   traces: LiveTrace[];
   open_phases: string[];
   grace_phases: Rec[];
@@ -159,15 +159,8 @@ export class LiveStateBuilder {
   }
 }
 
-/** Live state after `records` (journal order), built at `builtAtMs`. */
-export function rebuildLiveState(records: readonly Rec[], builtAtMs: number): LiveState {
-  const builder = new LiveStateBuilder();
-  for (const record of records) builder.add(record);
-  return builder.state(builtAtMs);
-}
-
 /** Order-insensitive canonical form, so a snapshot that lists the same state in another order still matches. */
-export function normaliseLive(live: unknown): string {
+function normaliseLive(live: unknown): string {
   const l = (live ?? {}) as Rec;
   const sortBy = <T>(items: T[], key: (item: T) => string) => [...items].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
   const list = (value: unknown) => (Array.isArray(value) ? (value as Rec[]) : []);

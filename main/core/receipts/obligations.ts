@@ -2,13 +2,13 @@ import type { EscapeHatches, Obligation, Trace } from '../../../shared/contract/
 import type { DirectiveFacts } from './directive-facts';
 
 /** What the gate logs and the knowledge records add to each obligation. */
-export interface ObligationContext {
+interface ObligationContext {
   denials: ReadonlyMap<string, number>;
   gateWarnings: ReadonlyMap<string, number>;
   facts: ReadonlyMap<string, DirectiveFacts>;
 }
 
-export const unresolvedKey = (traceId: string, entryId: string) => `${traceId}\u0000${entryId}`;
+const unresolvedKey = (traceId: string, entryId: string) => `${traceId}\u0000${entryId}`;
 
 /** `phase_close.unresolved[]` of every close: trace/entry → reason (no_verdict | unremediated_violation). */
 export function unresolvedAtClose(closes: readonly Record<string, unknown>[]): Map<string, string> {

@@ -3,7 +3,7 @@ import { loadSwarmConfig, type ConfigLocations } from '../platform/config/load-c
 import { DEFAULT_GATE_STALENESS_MS, DEFAULT_MAX_GATE_DENIALS, DEFAULT_RECEIPT_CLOSE_GRACE_DAYS } from './receipt-format';
 
 /**
- * The receipt settings in force (store reference 13, DOC-ONLY keys): the gate escape hatches
+ * The receipt settings in force (docs/plugin-formats.md#configuration, DOC-ONLY keys): the gate escape hatches
  * `knowledge_application.max_gate_denials` (default 5) and `.gate_staleness_ms` (default 600000),
  * and `knowledge.receipt_close_grace_days` (default 7), read with the shared config loader
  * (project file deep-merged over the user file, as the plugin does).

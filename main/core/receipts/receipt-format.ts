@@ -1,9 +1,10 @@
 import { OUTCOMES, RELEASE_KINDS, TERMINAL_SOURCES } from '../../../shared/contract/receipts';
 
 /**
- * Facts about the V2 receipt ledger and the legacy receipt logs, copied from the store
- * reference (sections 6.1, 6.3, 6.5, 7.2, 7.3 and 13). The V2 format is a PROPOSAL that a
- * future plugin version may adopt; the console only ever reads these files.
+ * Facts about the V2 receipt ledger and the legacy receipt logs, copied from
+ * docs/plugin-formats.md (#v2-receipts, #receipt-chain, #legacy-receipts, #event-logs, #configuration).
+ * The V2 format is a PROPOSAL that a future plugin version may adopt; the console only ever reads
+ * these files.
  */
 
 export const RECEIPT_SCHEMA = 'swarm.knowledge-receipt/2';
@@ -25,10 +26,8 @@ export const LEGACY_FILES = {
   events: 'knowledge-events.jsonl',
   unacknowledged: 'unacknowledged-criticals.jsonl',
 } as const;
-export type LegacyFileKind = keyof typeof LEGACY_FILES;
 
-export const JOURNAL_RECORD_TYPES = ['membership', 'terminal', 'gate_release', 'phase_close', 'checkpoint', 'uncertainty', 'repair'] as const;
-export type JournalRecordType = (typeof JOURNAL_RECORD_TYPES)[number];
+const JOURNAL_RECORD_TYPES = ['membership', 'terminal', 'gate_release', 'phase_close', 'checkpoint', 'uncertainty', 'repair'] as const;
 /** Record types each chained file may hold. */
 export const RECORD_TYPES_BY_FILE: Record<ChainFileKind, readonly string[]> = {
   journal: JOURNAL_RECORD_TYPES,
@@ -39,13 +38,12 @@ export const RECORD_TYPES_BY_FILE: Record<ChainFileKind, readonly string[]> = {
 export { OUTCOMES, TERMINAL_SOURCES, RELEASE_KINDS } from '../../../shared/contract/receipts';
 export type Outcome = (typeof OUTCOMES)[number];
 /** Audit-only: recorded, shown, never a terminal outcome. */
-export const AUDIT_ONLY = ['unacknowledged', 'no_relevant'] as const;
-export type AuditKind = (typeof AUDIT_ONLY)[number];
+const AUDIT_ONLY = ['unacknowledged', 'no_relevant'] as const;
+type AuditKind = (typeof AUDIT_ONLY)[number];
 
 export type TerminalSource = (typeof TERMINAL_SOURCES)[number];
 
 export type ReleaseKind = (typeof RELEASE_KINDS)[number];
-export const RELEASE_SOURCES = ['application_gate_denial_limit_release', 'application_gate_staleness_release', 'manual'] as const;
 
 export const PHASE_OUTCOMES = ['success', 'failure', 'partial'] as const;
 export type PhaseOutcome = (typeof PHASE_OUTCOMES)[number];
@@ -62,7 +60,7 @@ export function sourceRank(source: string): number {
   return 4;
 }
 
-/** Config defaults (DOC-ONLY keys, section 13). */
+/** Config defaults (DOC-ONLY keys, docs/plugin-formats.md#configuration). */
 export const DEFAULT_MAX_GATE_DENIALS = 5;
 export const DEFAULT_GATE_STALENESS_MS = 600_000;
 export const DEFAULT_RECEIPT_CLOSE_GRACE_DAYS = 7;

@@ -16,7 +16,7 @@ import { buildV2Traces, settle, type V2Phases } from './trace-model';
 
 type Rec = Record<string, unknown>;
 
-export interface ModelInput {
+interface ModelInput {
   integrity: Integrity;
   journalRecords: readonly Rec[];
   archiveRecords: readonly Rec[];

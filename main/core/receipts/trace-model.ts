@@ -1,4 +1,4 @@
-import type { AuditEvent, Release, Terminal, Trace, TraceEntry } from '../../../shared/contract/receipts';
+import type { Release, Terminal, Trace, TraceEntry } from '../../../shared/contract/receipts';
 import { isAuditKind, isOutcome, isReleaseKind, isTerminalSource, sourceRank, type Outcome, type TerminalSource } from './receipt-format';
 
 /**
@@ -45,7 +45,7 @@ export function newTrace(fields: Partial<Trace> & { traceId: string; origin: Tra
 }
 
 /** The outcome the gate would go by: strongest source first, then the latest. */
-export function effectiveOf(terminals: readonly Terminal[]): TraceEntry['effective'] {
+function effectiveOf(terminals: readonly Terminal[]): TraceEntry['effective'] {
   let best: Terminal | null = null;
   for (const t of terminals) {
     if (!best || sourceRank(t.source) < sourceRank(best.source) || (sourceRank(t.source) === sourceRank(best.source) && (t.ts ?? '') >= (best.ts ?? ''))) best = t;
@@ -242,5 +242,3 @@ export function buildV2Traces(journal: readonly Rec[], archive: readonly Rec[]):
   }
   return out;
 }
-
-export type { AuditEvent };

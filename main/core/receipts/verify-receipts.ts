@@ -14,7 +14,7 @@ import { verifyChainFile, type ChainFileReport } from './verify-file';
 
 type Rec = Record<string, unknown>;
 
-export interface VerifiedReceipts {
+interface VerifiedReceipts {
   integrity: Integrity;
   journal: ChainFileReport;
   /** Verified journal records in order (only with `collect`). */
@@ -23,7 +23,7 @@ export interface VerifiedReceipts {
   archiveRecords: Rec[];
 }
 
-export interface VerifyReceiptsOptions {
+interface VerifyReceiptsOptions {
   /** Keep the parsed records (the receipts model needs them). */
   collect?: boolean;
   now?: () => number;
@@ -132,7 +132,7 @@ function snapshotIntegrity(file: string, read: SnapshotRead, journal: ChainFileR
 
 const short = (hex: string) => (hex.length > 16 ? `${hex.slice(0, 12)}…` : hex);
 
-export function verdictOf(files: readonly FileIntegrity[]): Integrity['verdict'] {
+function verdictOf(files: readonly FileIntegrity[]): Integrity['verdict'] {
   if (files.some((f) => f.state === 'corrupt' || f.state === 'unsupported_schema' || f.state === 'unreadable')) return 'corrupt';
   if (files.some((f) => f.state !== 'ok' && f.state !== 'absent')) return 'attention';
   return 'ok';

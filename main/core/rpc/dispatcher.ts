@@ -32,7 +32,7 @@ export interface Dispatcher {
   forCaller(caller: CallerContext): Dispatcher;
 }
 
-export interface DispatcherHooks {
+interface DispatcherHooks {
   /** Told of every human-only call the dispatcher itself refuses (for the audit log). */
   onHumanRefusal?(name: string, caller: CallerContext, message: string): void | Promise<void>;
 }

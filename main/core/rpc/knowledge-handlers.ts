@@ -12,7 +12,7 @@ import type { CoreContext } from './context';
 import type { CallHandlers } from './dispatcher';
 import { storeIndexOf } from './store-handlers';
 
-export const KNOWLEDGE_SERVICE = 'knowledge';
+const KNOWLEDGE_SERVICE = 'knowledge';
 
 /** The workspace's knowledge model, reading the stores layer's index and warming itself as it changes. */
 export function knowledgeOf(workspace: Workspace): KnowledgeService {

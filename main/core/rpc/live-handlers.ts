@@ -17,7 +17,7 @@ const MAX_BATCH = 500;
  * per minute reach the renderer as a few dozen messages. Other events keep their order: pending
  * items are flushed before them.
  */
-export function batchLiveEvents(emit: (event: LiveEvent) => void): { push(event: LiveEvent): void; stop(): void } {
+function batchLiveEvents(emit: (event: LiveEvent) => void): { push(event: LiveEvent): void; stop(): void } {
   let items = new Map<string, FeedItem>();
   let removed = new Set<string>();
   let timer: NodeJS.Timeout | null = null;

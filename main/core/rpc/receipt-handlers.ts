@@ -6,7 +6,7 @@ import type { CoreContext } from './context';
 import type { CallHandlers, SubscriptionHandlers } from './dispatcher';
 import { storeIndexOf } from './store-handlers';
 
-export const RECEIPTS_SERVICE = 'receipts';
+const RECEIPTS_SERVICE = 'receipts';
 
 /** The workspace's receipts (verification, model, watcher), created on first use. */
 export function receiptsOf(workspace: Workspace): ReceiptsService {

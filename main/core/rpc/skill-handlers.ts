@@ -30,7 +30,7 @@ type SkillCalls =
   | 'skills.retire.preview'
   | 'skills.retire.commit';
 
-export const storesOf = (workspace: Workspace) => {
+const storesOf = (workspace: Workspace) => {
   const { projectDir, swarmDir, knowledgeDir, hiveDir } = workspace.paths;
   return { projectDir, swarmDir, knowledgeDir, hiveDir };
 };

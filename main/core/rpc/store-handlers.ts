@@ -8,7 +8,7 @@ import type { Workspace } from '../workspace/workspace';
 import type { CoreContext } from './context';
 import type { CallHandlers, SubscriptionHandlers } from './dispatcher';
 
-export const STORE_INDEX_SERVICE = 'store-index';
+const STORE_INDEX_SERVICE = 'store-index';
 
 /** The workspace's store index, created (ingest + watcher) on first use. */
 export function storeIndexOf(workspace: Workspace): StoreIndexService {

@@ -7,7 +7,7 @@ import type { Workspace } from '../workspace/workspace';
 import type { CoreContext } from './context';
 import type { CallHandlers, SubscriptionHandlers } from './dispatcher';
 
-export function describeWorkspace(ctx: CoreContext, workspace: Workspace): WorkspaceInfo {
+function describeWorkspace(ctx: CoreContext, workspace: Workspace): WorkspaceInfo {
   const { paths } = workspace;
   return {
     project: {

@@ -6,7 +6,7 @@ import { num, str, type RawEntry } from './entry-fields';
  * baseline → replay of `knowledge-events.jsonl` → fold of the legacy `knowledge-application.jsonl`,
  * then an overlay on the counters stored in the entry.
  */
-export const ROLLUP_COUNTERS = [
+const ROLLUP_COUNTERS = [
   'shown_count',
   'acknowledged_count',
   'applied_explicit_count',
@@ -64,7 +64,7 @@ const newestFirst = (a: string, b: string): number => {
 const asRecord = (value: unknown): Record<string, unknown> | null =>
   value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
 
-export interface RollupSources {
+interface RollupSources {
   /** Parsed `knowledge-counter-baseline.json` (an object `id → rollup`); anything else is ignored like a corrupt file. */
   baseline?: unknown;
   /** Parsed lines of `knowledge-events.jsonl`, file order. */

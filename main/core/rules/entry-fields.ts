@@ -50,7 +50,7 @@ export function distinctProjects(entry: RawEntry): string[] {
   return [...projects].sort();
 }
 
-export interface ConfirmationPoint {
+interface ConfirmationPoint {
   phase: number | null;
   project: string | null;
   at: string | null;
@@ -73,6 +73,3 @@ export function confirmationTimeline(entry: RawEntry): ConfirmationPoint[] {
     })
     .map(({ point }) => point);
 }
-
-/** The entry's own project: `project_name` on swarm entries, `source_project` on hive entries. */
-export const entryProject = (entry: RawEntry): string | undefined => str(entry.project_name) ?? str(entry.source_project);

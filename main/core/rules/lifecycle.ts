@@ -3,8 +3,8 @@ import type { EffectiveOutcomes } from './counters';
 import type { KnowledgeThresholds } from './thresholds';
 
 /**
- * Lifecycle and quality markers, from the plugin's phase sweep (section 2.9 of the store
- * reference) and its evergreen / low-utility thresholds.
+ * Lifecycle and quality markers, from the plugin's phase sweep
+ * (docs/plugin-formats.md#caps-and-ttl-archive) and its evergreen / low-utility thresholds.
  */
 
 export interface ExpiryMarker {
@@ -62,7 +62,7 @@ export function utilityScore(o: Pick<EffectiveOutcomes, 'shown_count' | 'applied
 }
 
 /** Low-utility needs a real sample: at least this many showings (and never fewer than `min_retrievals_for_utility`). */
-export const LOW_UTILITY_MIN_SHOWN = 5;
+const LOW_UTILITY_MIN_SHOWN = 5;
 
 export interface QualityMarkers {
   utility: number | null;

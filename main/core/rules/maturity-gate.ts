@@ -11,20 +11,20 @@ import type { KnowledgeThresholds } from './thresholds';
  *   3. high/critical directives take a fast track: ≥ 1 distinct phase and confidence ≥ 0.60;
  *   4. otherwise confidence ≥ min_skill_confidence AND distinct phases ≥ min_skill_confirmations.
  */
-export const STRONG_RECORD_MIN = 3;
-export const FAST_TRACK_MIN_CONFIDENCE = 0.6;
-export const FAST_TRACK_MIN_PHASES = 1;
+const STRONG_RECORD_MIN = 3;
+const FAST_TRACK_MIN_CONFIDENCE = 0.6;
+const FAST_TRACK_MIN_PHASES = 1;
 
-export type GateRule = 'negative_signal' | 'strong_record' | 'fast_track' | 'confidence' | 'confirmations';
+type GateRule = 'negative_signal' | 'strong_record' | 'fast_track' | 'confidence' | 'confirmations';
 
-export interface GateCheck {
+interface GateCheck {
   rule: GateRule;
   passed: boolean;
   /** One operator-readable sentence with the numbers that decided it. */
   detail: string;
 }
 
-export interface MaturityVerdict {
+interface MaturityVerdict {
   eligible: boolean;
   /** The route that decided it. */
   decidedBy: 'negative_signal' | 'strong_record' | 'fast_track' | 'standard';

@@ -108,7 +108,7 @@ export class NearDuplicateIndex {
   }
 }
 
-export interface Components {
+interface Components {
   /** Component id (smallest member index) of each record. */
   root: number[];
   /** The links that joined components (a spanning forest), with their similarity. */
@@ -121,8 +121,8 @@ export interface Components {
  * against only the newest PROBES_PER_GROUP members of each other component sharing a prefix
  * token, so a lesson similar only to an old member of a huge cluster can be missed.
  */
-export const EXACT_COMPONENTS_UP_TO = 5_000;
-export const PROBES_PER_GROUP = 4;
+const EXACT_COMPONENTS_UP_TO = 5_000;
+const PROBES_PER_GROUP = 4;
 
 /**
  * Connected components of "is a near-duplicate of" (Jaccard ≥ threshold) in time close to

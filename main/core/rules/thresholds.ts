@@ -47,7 +47,7 @@ export const DEFAULT_THRESHOLDS: Readonly<KnowledgeThresholds> = Object.freeze({
 });
 
 /** Statuses the plugin treats as inactive: excluded from injection, reinforcement and promotion. */
-export const INACTIVE_STATUSES: ReadonlySet<string> = new Set(['archived', 'quarantined', 'quarantined_unactionable']);
+const INACTIVE_STATUSES: ReadonlySet<string> = new Set(['archived', 'quarantined', 'quarantined_unactionable']);
 
 export const isActiveStatus = (status: unknown): boolean => !INACTIVE_STATUSES.has(String(status ?? ''));
 

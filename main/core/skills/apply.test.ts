@@ -26,7 +26,7 @@ function withDraft(opts: { procedure?: string[] } = {}): Fixture & { swarmBefore
   return { ...f, swarmBefore: swarmLines, draft };
 }
 
-describe('skill_apply engine (plugin section 8.4)', () => {
+describe('skill_apply engine (docs/plugin-formats.md#skill-apply)', () => {
   it('plain: writes the active skill with status flipped, stamps swarm and hive entries, removes the proposal', async () => {
     const f = withDraft();
     const result = await applyProposal(f.stores, { slug: 'scope', force: false, evaluate: false }, { now: NOW });

@@ -24,7 +24,7 @@ export interface ApplyRequest {
   evaluate: boolean;
 }
 
-export type ApplyStep = 'slug' | 'paths' | 'proposal' | 'marker' | 'rejected' | 'eval' | 'changed';
+type ApplyStep = 'slug' | 'paths' | 'proposal' | 'marker' | 'rejected' | 'eval' | 'changed';
 
 export interface ApplyRefusal {
   step: ApplyStep;
@@ -103,7 +103,7 @@ function emptyPlan(request: ApplyRequest, refusal: ApplyRefusal): ApplyPlan {
 }
 
 /**
- * Everything `skill_apply` would check, in the plugin's order (section 8.4), without writing:
+ * Everything `skill_apply` would check, in the plugin's order (docs/plugin-formats.md#skill-apply), without writing:
  * slug, proposal, marker, rejection ledger, eval gate. Paths are validated before any file
  * is read, and the target must stay inside `.opencode/skills/generated/`.
  */
@@ -153,7 +153,7 @@ const nothing = (refusal: ApplyRefusal | null, evaluation: EvalOutcome | null): 
  * the proposal removed; on an eval failure, a rejected-edit record instead. When `expected`
  * (the plan the person confirmed) is given, the files must still be what was previewed.
  */
-export interface WriteOptions {
+interface WriteOptions {
   now?: Date;
   /** The plan the person confirmed: the files must still be what it read. */
   expected?: Pick<ApplyPlan, 'proposalHash' | 'incumbentHash'>;
@@ -210,7 +210,7 @@ export async function applyProposal(stores: SkillStorePaths, request: ApplyReque
   };
 }
 
-export interface RejectResult {
+interface RejectResult {
   rejected: boolean;
   refusal: ApplyRefusal | null;
   record: RejectedEdit | null;
@@ -241,7 +241,7 @@ export async function rejectDraft(stores: SkillStorePaths, slug: string, reason:
   return { rejected: true, refusal: null, record, written: [rel(projectDir, p.rejectedEdits)] };
 }
 
-export interface RetireResult {
+interface RetireResult {
   retired: boolean;
   refusal: ApplyRefusal | null;
   written: string[];

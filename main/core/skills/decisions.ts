@@ -17,9 +17,9 @@ import { activeRelPath, checkSlug, skillPaths } from './skill-paths';
 import { stampTargets } from './stamp';
 import { verifyApply } from './verify-apply';
 
-export const SKILL_APPLY_OP = 'skills.apply.commit';
-export const SKILL_REJECT_OP = 'skills.reject.commit';
-export const SKILL_RETIRE_OP = 'skills.retire.commit';
+const SKILL_APPLY_OP = 'skills.apply.commit';
+const SKILL_REJECT_OP = 'skills.reject.commit';
+const SKILL_RETIRE_OP = 'skills.retire.commit';
 
 type Result = z.infer<typeof SkillDecisionResult>;
 
@@ -63,7 +63,7 @@ const liveOf = (snapshot: StoreSnapshot, bind: Record<string, string>) => ({
 
 const lineBindings = (snapshot: StoreSnapshot, ids: readonly string[]) => Object.fromEntries(ids.map((id) => [id, snapshot.byId.get(id)?.[0]?.sha256 ?? ABSENT]));
 
-export const applyTitle = (slug: string, force: boolean, evaluateOn: boolean) =>
+const applyTitle = (slug: string, force: boolean, evaluateOn: boolean) =>
   `skill apply of ${slug}${force ? ' — FORCE: overwrites an active SKILL.md without the generator marker (hand-edited)' : ''}${evaluateOn ? '' : ' — eval gate OFF'}`;
 
 export function registerSkillDecisions(services: HumanServices): void {
@@ -179,7 +179,7 @@ function scheduleStampCheck(services: HumanServices, caller: CallerContext, back
   return new Date(Date.now() + services.revertCheckMs).toISOString();
 }
 
-export async function checkStamps(services: HumanServices, caller: CallerContext, backupDir: string, stamped: { file: string; stampedIds: string[] }[], slug: string, token12: string): Promise<string[]> {
+async function checkStamps(services: HumanServices, caller: CallerContext, backupDir: string, stamped: { file: string; stampedIds: string[] }[], slug: string, token12: string): Promise<string[]> {
   const lost: string[] = [];
   for (const store of stamped) {
     const snapshot = readStoreSnapshot(store.file);

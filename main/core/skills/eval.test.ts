@@ -22,7 +22,7 @@ function project(files: Record<string, unknown> = {}): string {
 
 const set = (cases: EvalSet['cases']): EvalSet => ({ status: 'loaded', files: ['x.json'], cases });
 
-describe('eval scoring (plugin section 8.5)', () => {
+describe('eval scoring (docs/plugin-formats.md#skill-evals)', () => {
   it('scores required hits as a ratio, case-insensitively, and a forbidden phrase costs a whole point, floored at 0', () => {
     const c = { id: 'c', required: ['declare_scope', 'File Globs', 'reviewer'], forbidden: ['heredoc'] };
     expect(scoreCase('Call DECLARE_SCOPE with the exact file globs', c)).toEqual({ score: 2 / 3, failures: ['missing required phrase: reviewer'] });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { isInside, isValidSlug } from './skill-paths';
 
-/** Limits of the plugin's eval loader (section 8.5; `src/services/skill-evaluator.ts`). */
+/** Limits of the plugin's eval loader (docs/plugin-formats.md#skill-evals; `src/services/skill-evaluator.ts`). */
 export const EVAL_LIMITS = { files: 50, fileBytes: 64 * 1024, cases: 100, phrasesPerCase: 40, phraseLength: 160 } as const;
 
 export interface EvalCase {
@@ -106,7 +106,7 @@ export function loadEvalSet(projectDir: string, slug: string): EvalSet {
   return { status: 'loaded', files, cases: cases.slice(0, EVAL_LIMITS.cases) };
 }
 
-export interface CaseScore {
+interface CaseScore {
   score: number;
   failures: string[];
 }

@@ -47,7 +47,7 @@ const dayIn = (window: string, now: Date): string => {
   return now.toISOString().slice(0, 10);
 };
 
-/** Quota files (section 9): a file with an invalid date, calls_used, max_calls or window is ignored by the plugin. */
+/** Quota files (docs/plugin-formats.md#skill-improver): a file with an invalid date, calls_used, max_calls or window is ignored by the plugin. */
 export function readQuotas(projectDir: string, now: Date = new Date()): QuotaView[] {
   const files = [
     ['skill_improver', 'skill-improver-quota.json'],

@@ -5,13 +5,13 @@ import type { EvalOutcome } from './eval';
 import { replaceFile } from '../human/write/atomic-write';
 import { withStoreLock } from '../human/write/store-lock';
 
-export const MAX_REJECTED_EDITS = 200;
+const MAX_REJECTED_EDITS = 200;
 const PREVIEW_CHARS = 800;
 
 export const sha256 = (text: string): string => crypto.createHash('sha256').update(text).digest('hex');
 
 /** The plugin's normalisation for "equivalent content": placeholder `generated_at`, collapsed whitespace, lower case. */
-export function normalizeForRejection(content: string): string {
+function normalizeForRejection(content: string): string {
   return content
     .replace(/^generated_at:\s*\S+\s*$/gim, 'generated_at: <generated>')
     .replace(/\s+/g, ' ')
@@ -83,7 +83,7 @@ export function rejectedEditRecord(input: { slug: string; operation: string; rea
 
 /**
  * Appends one record, keeping the newest 200, by read + temp + rename like the plugin. The
- * plugin itself takes no lock here; the console still takes the `.swarm` lock (rule 5.6.2),
+ * plugin itself takes no lock here; the console still takes the `.swarm` lock (docs/plugin-formats.md#second-process-writes, rule 2: lock every write),
  * which only serialises it against the plugin's locked writes. Every kept line is kept byte
  * for byte (the plugin drops blank lines only).
  */

@@ -40,7 +40,7 @@ export const n = (v: unknown): number | null => (typeof v === 'number' && Number
 export const list = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 export const asRecord = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
 
-/** The usage log's verdicts, with the legacy `violation` read as `violated` (section 8.6). */
+/** The usage log's verdicts, with the legacy `violation` read as `violated` (docs/plugin-formats.md#skill-usage-log). */
 export const usageVerdict = (v: unknown): string | null => (v === 'violation' ? 'violated' : s(v));
 
 export const slugOfSkillPath = (skillPath: unknown): string | null => {

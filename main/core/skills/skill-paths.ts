@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { SKILL_SLUG } from '../stores/schemas/skills';
 
-/** The plugin's slug sanitiser (section 8.2): lower-case, runs outside [a-z0-9-] to `-`, collapse, strip, truncate. */
-export function sanitizeSlug(raw: string): string {
+/** The plugin's slug sanitiser (docs/plugin-formats.md#skill-slugs): lower-case, runs outside [a-z0-9-] to `-`, collapse, strip, truncate. */
+function sanitizeSlug(raw: string): string {
   return raw
     .toLowerCase()
     .trim()
@@ -15,7 +15,7 @@ export function sanitizeSlug(raw: string): string {
 
 export const isValidSlug = (slug: string): boolean => SKILL_SLUG.test(slug);
 
-export type SlugCheck = { ok: true; slug: string } | { ok: false; reason: string };
+type SlugCheck = { ok: true; slug: string } | { ok: false; reason: string };
 
 /**
  * The console is stricter than the plugin: the plugin silently sanitises `../x` to `x`, but a
@@ -29,10 +29,10 @@ export function checkSlug(raw: string): SlugCheck {
   return { ok: true, slug: clean };
 }
 
-export const GENERATED_REL = '.opencode/skills/generated';
+const GENERATED_REL = '.opencode/skills/generated';
 export const activeRelPath = (slug: string): string => `${GENERATED_REL}/${slug}/SKILL.md`;
 
-export interface SkillPaths {
+interface SkillPaths {
   proposal: string;
   activeDir: string;
   active: string;

@@ -151,7 +151,7 @@ export function listCandidates(projectDir: string): Candidate[] {
     });
 }
 
-export interface SourceLookup {
+interface SourceLookup {
   (id: string): SourceView;
 }
 

@@ -7,7 +7,7 @@ export interface StampTarget {
   tier: 'swarm' | 'link' | 'hive';
   /** The JSONL store file. */
   file: string;
-  /** The directory whose plugin lock covers the file (section 5.2). */
+  /** The directory whose plugin lock covers the file (docs/plugin-formats.md#locks). */
   lockDir: string;
 }
 

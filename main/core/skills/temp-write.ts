@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /**
- * Temp + rename in the same directory with a `.tmp.` name (rule 5.6.6), for the skill files the
+ * Temp + rename in the same directory with a `.tmp.` name (docs/plugin-formats.md#second-process-writes, rule 6), for the skill files the
  * plugin itself writes without a lock (SKILL.md, retired.marker). Store files go through the
  * human-only machinery's `replaceFile` under the store lock instead.
  */

@@ -24,7 +24,7 @@ export type Predicate =
   | { rows: Uint8Array }
   | { allTags: readonly string[] };
 
-export interface CountResult {
+interface CountResult {
   total: number;
   /** Facet column → value → count; each facet ignores its own predicate (disjunctive facets). */
   facets: Record<string, Map<string | null, number>>;

@@ -6,13 +6,13 @@ import type { IndexDb } from './open-index';
 
 type Input = z.output<typeof EntriesInput>;
 
-export interface ExportQuery {
+interface ExportQuery {
   filter: Input['filter'];
   sort: Input['sort'];
 }
 
 /** The index an export reads: its connection, and its file (to open a second, read-only one). */
-export interface ExportIndex {
+interface ExportIndex {
   db: IndexDb;
   file: string;
 }
@@ -21,7 +21,7 @@ export interface ExportIndex {
 const MAX_BATCH = 2000;
 
 /** Tells when the caller's time slice is used (see util/time-slicer.ts). */
-export interface SliceClock {
+interface SliceClock {
   readonly due: boolean;
 }
 

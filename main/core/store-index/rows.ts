@@ -67,7 +67,7 @@ export function entryRow(record: StoreRecord, tier: StoreTier, collection: Entry
   };
 }
 
-export interface EventRow {
+interface EventRow {
   kind: string | null;
   ts: string | null;
   session_id: string | null;
@@ -94,7 +94,7 @@ export function eventRow(record: StoreRecord, storeKey: string): EventRow {
   };
 }
 
-export interface ReceiptRow {
+interface ReceiptRow {
   seq: number | null;
   gen: number | null;
   type: string | null;
@@ -123,7 +123,7 @@ export function receiptRow(record: StoreRecord): ReceiptRow {
   };
 }
 
-export interface GenericRow {
+interface GenericRow {
   rec_id: string | null;
   kind: string | null;
   ts: string | null;

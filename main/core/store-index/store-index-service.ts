@@ -14,7 +14,7 @@ import { ColumnCache } from './column-cache';
 import { ENTRY_COLUMNS, ENTRY_TAGS_SQL } from './entry-queries';
 import { EVENT_COLUMNS } from './event-queries';
 
-export interface StoreIndexOptions {
+interface StoreIndexOptions {
   /** Follow the stores live with chokidar (default true). */
   watch?: boolean;
 }

@@ -37,7 +37,7 @@ export interface FileState {
 }
 
 /** What one read of a file changes in its state (identity, offsets, counts), plus a status message. */
-export type FileUpdate = Omit<FileState, 'id' | 'path' | 'store_key'> & { message: string | null };
+type FileUpdate = Omit<FileState, 'id' | 'path' | 'store_key'> & { message: string | null };
 
 const EMPTY_FILE = { dev: null, ino: null, size: null, mtime_ms: null, head_sha: null, tail_sha: null, end_offset: 0, next_line: 1, lines: 0, records: 0, defects: 0, pending_tail: 0 };
 

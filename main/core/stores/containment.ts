@@ -8,7 +8,7 @@ import type { WorkspacePaths } from '../platform/paths/workspace-paths';
  * that is a symlink (or lies in a symlinked folder) leading anywhere else is not read at all — a
  * cloned repository could point `.swarm/knowledge.jsonl` at a credentials file, and its first
  * bytes would show up in defect reasons. Symlinks that stay inside (e.g. a later plugin's
- * `.swarm/knowledge.jsonl` → `<dataDir>/links/<id>/knowledge.jsonl`, reference 4.3) are followed.
+ * `.swarm/knowledge.jsonl` → `<dataDir>/links/<id>/knowledge.jsonl`, docs/plugin-formats.md#link-symlinks) are followed.
  */
 /**
  * The project, the plugin's data folder, and the link store wherever it really is (the operator may
@@ -22,7 +22,7 @@ export function workspaceRoots(paths: Pick<WorkspacePaths, 'projectDir' | 'hiveD
 export const confinementOf = (paths: Pick<WorkspacePaths, 'projectDir' | 'hiveDir' | 'link' | 'allowSymlinksOutside'>): string[] | undefined =>
   paths.allowSymlinksOutside ? undefined : workspaceRoots(paths);
 
-export function realRoots(roots: readonly string[]): string[] {
+function realRoots(roots: readonly string[]): string[] {
   return roots.map((root) => {
     try {
       return fs.realpathSync(root);

@@ -4,7 +4,7 @@
  * `#`, a quote or a newline are JSON-quoted; lists are YAML block lists (`- item`) or inline
  * arrays (`[a, b]`, JSON or bare). A BOM and CRLF are accepted. Not a general YAML parser.
  */
-export interface ParsedFrontmatter {
+interface ParsedFrontmatter {
   /** null when the file has no frontmatter block. */
   frontmatter: Record<string, unknown> | null;
   body: string;

@@ -25,12 +25,12 @@ import fs from 'node:fs';
 import { outsideMessage, outsideTarget, sameFile } from './containment';
 import { isUtf8 } from 'node:buffer';
 
-export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
-export const DEFAULT_CHUNK_BYTES = 1024 * 1024;
+const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
+const DEFAULT_CHUNK_BYTES = 1024 * 1024;
 /** How many defects `result.defects` keeps; `defectCount` and `onDefect` still see all of them. */
 export const DEFAULT_MAX_COLLECTED_DEFECTS = 1000;
 
-export type ReaderDefectKind = 'invalid_json' | 'not_object' | 'invalid_utf8' | 'line_too_long' | 'incomplete_tail';
+type ReaderDefectKind = 'invalid_json' | 'not_object' | 'invalid_utf8' | 'line_too_long' | 'incomplete_tail';
 export type DefectKind = ReaderDefectKind | 'schema' | 'unknown_enum' | 'duplicate_id' | 'unreadable';
 
 export interface JsonlDefect {
@@ -60,7 +60,7 @@ export interface FileIdentity {
   mtimeMs: number;
 }
 
-export interface JsonlReadOptions {
+interface JsonlReadOptions {
   /** Byte offset to start at; must be the start of a line (an `endOffset` of an earlier read). */
   fromOffset?: number;
   /** Line number of the line at `fromOffset` (the `nextLine` of an earlier read). */

@@ -15,7 +15,7 @@ import type { NormalisationNote, RecordProblem } from './schemas/common';
 import { GENERATOR_MARKER } from './schemas/skills';
 
 /** Whole-file formats (JSON, markdown, markers) larger than this are reported, not parsed. */
-export const MAX_WHOLE_FILE_BYTES = 32 * 1024 * 1024;
+const MAX_WHOLE_FILE_BYTES = 32 * 1024 * 1024;
 
 /** One record of a store, as read and checked. */
 export interface StoreRecord {
@@ -34,7 +34,7 @@ export interface StoreRecord {
   duplicateOfLine: number | null;
 }
 
-export interface StoreFileRead {
+interface StoreFileRead {
   path: string;
   status: JsonlReadStatus;
   message: string | null;
@@ -48,7 +48,7 @@ export interface StoreFileRead {
   pendingTail: { line: number; offset: number; bytes: number } | null;
 }
 
-export interface ReadStoreFileOptions {
+interface ReadStoreFileOptions {
   fromOffset?: number;
   firstLine?: number;
   maxLineBytes?: number;

@@ -32,7 +32,7 @@ export function symlinkWorkspace() {
   fs.symlinkSync(path.join(outside, 'store.jsonl'), path.join(swarm, 'knowledge-rejected.jsonl'));
   fs.symlinkSync(path.join(outside, 'events.jsonl'), path.join(swarm, 'events.jsonl'));
   fs.symlinkSync(path.join(outside, 'credentials'), path.join(swarm, 'curator-summary.json'));
-  // Inside: a symlink into the hive's link store (as a later plugin may make, reference 4.3) is read.
+  // Inside: a symlink into the hive's link store (as a later plugin may make, docs/plugin-formats.md#link-symlinks) is read.
   fs.writeFileSync(path.join(hive, 'links', 'team', 'knowledge-unactionable.jsonl'), lines([unactionableEntry({ id: 'inside-entry' })]));
   fs.symlinkSync(path.join(hive, 'links', 'team', 'knowledge-unactionable.jsonl'), path.join(swarm, 'knowledge-unactionable.jsonl'));
   fs.writeFileSync(path.join(hive, 'shared-learnings.jsonl'), lines([hiveEntry({ id: 'hive-entry' })]));

@@ -18,7 +18,7 @@ import { knowledgeFamily, str, SWARM_PROMOTE_OP } from './swarm-store';
 type Preview = z.infer<typeof SwarmPreview>;
 type Result = z.infer<typeof WriteResult>;
 
-/** Directive fields `/swarm promote --from-swarm` carries over (reference 2.4, 3.2). */
+/** Directive fields `/swarm promote --from-swarm` carries over (docs/plugin-formats.md#directive-fields, #hive). */
 const DIRECTIVE_FIELDS = [
   'triggers',
   'required_actions',

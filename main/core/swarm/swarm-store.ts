@@ -11,7 +11,7 @@ export const SWARM_PROMOTE_OP = 'swarm.promote.commit';
 /**
  * The project's knowledge family, link-aware: a linked worktree's entries live in
  * `<dataDir>/links/<id>/` under `links/<id>.lock`, otherwise in `<project>/.swarm/` under
- * `.swarm.lock` (reference 4.3, 5.2). Always resolved through link.json, never a symlink.
+ * `.swarm.lock` (docs/plugin-formats.md#link-symlinks, #locks). Always resolved through link.json, never a symlink.
  */
 export interface KnowledgeFamily {
   dir: string;
@@ -47,7 +47,7 @@ export const fileBindings = (snapshots: readonly StoreSnapshot[]): Record<string
 
 export const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
-/** The most recent archive tombstone's `previous_status` for each id (reference 11), read without a lock. */
+/** The most recent archive tombstone's `previous_status` for each id (docs/plugin-formats.md#swarm-quarantine-and-restore), read without a lock. */
 export function previousStatuses(eventsFile: string, ids: readonly string[]): Map<string, string> {
   const wanted = new Set(ids);
   const found = new Map<string, string>();

@@ -10,7 +10,7 @@ import { writeReleasedHive } from './hive-files';
 import { writeReleasedSkills } from './skill-files';
 import { buildReleasedStory } from './story';
 
-export { RELEASED_HIVE, RELEASED_IDS, RELEASED_LINK_ID, RELEASED_PROJECT, RELEASED_WORKTREE } from './ids';
+export { RELEASED_IDS, RELEASED_LINK_ID, RELEASED_PROJECT, RELEASED_WORKTREE } from './ids';
 
 /** Bump when the released demo's content changes, so existing demo folders are regenerated. */
 export const RELEASED_DEMO_VERSION = 1;
@@ -29,7 +29,7 @@ export function releasedDemoLocation(demoRoot: string): ReleasedDemoLocation {
  * Writes a project exactly as opencode-swarm 7.103.2 leaves it (seeded, deterministic for a seed
  * and `now`): two worktrees linked to one link store in their own hive, the knowledge family and
  * its legacy logs in the link dir, gate warnings per worktree, curator and skill files, and the
- * hotfix worktree's orphaned local `knowledge.jsonl`. Nothing the reference marks DOC-ONLY or
+ * hotfix worktree's orphaned local `knowledge.jsonl`. Nothing docs/plugin-formats.md marks DOC-ONLY or
  * PROPOSED: no V2 receipt files, no `acknowledged` events, no logged denials, no hive sidecars.
  */
 export function generateReleasedDemo(demoRoot: string, seed: number, now: number): ReleasedDemoLocation {

@@ -7,8 +7,8 @@ import { SKILL_MARKER } from '../skills';
 import { RELEASED_IDS as ID, RELEASED_SKILL } from './ids';
 
 /**
- * Curator and skill files of the released demo's main worktree, as 7.103.2 writes them (store
- * reference 8.1–8.6, 10.1): one active generated skill, one draft proposal, usage and changelog
+ * Curator and skill files of the released demo's main worktree, as 7.103.2 writes them
+ * (docs/plugin-formats.md#skills, #curator): one active generated skill, one draft proposal, usage and changelog
  * lines, the curator summary and one phase's curator findings.
  */
 

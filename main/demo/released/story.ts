@@ -15,7 +15,7 @@ import { RELEASED_IDS as ID, RELEASED_PROJECT } from './ids';
 
 type Rec = Record<string, unknown>;
 
-export interface ReleasedStory {
+interface ReleasedStory {
   entries: EntryDraft[];
   /** The hotfix worktree's entries that existed before it was linked (its orphaned local file). */
   orphans: EntryDraft[];

@@ -2,7 +2,7 @@
 export const SESSION_HEADER = 'x-console-session';
 const STORAGE_KEY = 'swarm-console-session';
 
-export type SessionOutcome = { ok: true; secret: string } | { ok: false; message: string };
+type SessionOutcome = { ok: true; secret: string } | { ok: false; message: string };
 
 async function exchange(body: { token?: string }): Promise<{ ok: true; value: { session: string } } | { ok: false; error: { message: string } }> {
   const response = await fetch('/api/session', {

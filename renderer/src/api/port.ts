@@ -5,7 +5,7 @@ import { establishSession, forgetSession } from './browser-session';
 import { createHttpApi } from './http-adapter';
 import { createPreloadApi } from './preload-adapter';
 
-export type ConnectOutcome = { ok: true; api: ConsoleApi; host: 'electron' | 'browser' } | { ok: false; message: string };
+type ConnectOutcome = { ok: true; api: ConsoleApi; host: 'electron' | 'browser' } | { ok: false; message: string };
 
 /**
  * Picks the adapter for the host we run in; views only ever see `ConsoleApi`. In the browser

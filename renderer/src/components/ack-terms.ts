@@ -4,7 +4,7 @@
  * figure carries the matching rule as its tooltip.
  */
 export const ACKNOWLEDGED_RULE =
-  'Acknowledged: the plugin’s effective acknowledged_count (store reference 2.10) — explicit acknowledgements only: acknowledged events, and N/A markers (knowledge-application.jsonl stores them as "acknowledged"), over the counter baseline and the logs. Applied, ignored or violated answers are not acknowledgements.';
+  'Acknowledged: the plugin’s effective acknowledged_count (docs/plugin-formats.md#effective-counters) — explicit acknowledgements only: acknowledged events, and N/A markers (knowledge-application.jsonl stores them as "acknowledged"), over the counter baseline and the logs. Applied, ignored or violated answers are not acknowledgements.';
 
 export const ANSWERED_RULE =
   'Answered: displays that got any answer — applied, ignored, N/A, contradicted or violated, from any source — each display counted once. This is not the plugin’s acknowledged_count.';

@@ -1,6 +1,6 @@
 import { onCleanup } from 'solid-js';
 
-export interface ListKeys {
+interface ListKeys {
   move(step: number): void;
   open(): void;
   focusSearch(): void;

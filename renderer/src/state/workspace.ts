@@ -2,7 +2,7 @@ import { createContext, createSignal, onCleanup, useContext, type Accessor } fro
 import type { ConsoleApi } from '../../../shared/contract';
 import type { WorkspaceInfo } from '../../../shared/contract/workspace';
 
-export interface WorkspaceStore {
+interface WorkspaceStore {
   info: Accessor<WorkspaceInfo | undefined>;
   /** Increments whenever another workspace is opened: queries depend on it to refetch. */
   epoch: Accessor<number>;

@@ -5,8 +5,9 @@ import { pausePoint } from './pause-points';
 import type { HeldLock } from './store-lock';
 
 /**
- * Replaces `target` by temp file + rename in the same directory (rule 5.6.6: a `.tmp.` name the
- * plugin's readers ignore). The lock is re-checked right before the rename, so a console that was
+ * Replaces `target` by temp file + rename in the same directory
+ * (docs/plugin-formats.md#second-process-writes, rule 6: a `.tmp.` name the plugin's readers
+ * ignore). The lock is re-checked right before the rename, so a console that was
  * treated as stale never overwrites what the new holder wrote.
  */
 export async function replaceFile(target: string, bytes: Buffer, lock: HeldLock): Promise<void> {

@@ -8,12 +8,12 @@ import { sha256Hex } from './store-snapshot';
  * `manifest.json` naming their sha256. A backup that does not read back identically is removed
  * and the write aborts. `result.json` is added after the commit (or rollback) says what happened.
  */
-export class BackupVerifyError extends Error {
+class BackupVerifyError extends Error {
   readonly code = 'backup_verify_failed';
 }
 
 /** `YYYYMMDDTHHMMSSmmmZ`: sortable, and without `:` so the name is valid on Windows. */
-export const backupTimestamp = (at: Date): string => at.toISOString().replace(/[-:]/g, '').replace('.', '');
+const backupTimestamp = (at: Date): string => at.toISOString().replace(/[-:]/g, '').replace('.', '');
 
 export const backupName = (at: Date, token12: string): string => `${backupTimestamp(at)}-${token12}-${crypto.randomBytes(4).toString('hex')}`;
 

@@ -7,9 +7,9 @@ import lockfile from 'proper-lockfile';
  * (the largest `stale` the plugin uses), refreshes its own every second (the plugin's
  * knowledge writers break locks older than 5 s), and waits on a back-off until its deadline.
  */
-export const CONSOLE_LOCK_STALE_MS = 10_000;
-export const CONSOLE_LOCK_UPDATE_MS = 1_000;
-export const DEFAULT_LOCK_WAIT_MS = 5_000;
+const CONSOLE_LOCK_STALE_MS = 10_000;
+const CONSOLE_LOCK_UPDATE_MS = 1_000;
+const DEFAULT_LOCK_WAIT_MS = 5_000;
 
 export class LockTimeoutError extends Error {
   readonly code = 'lock_timeout';
@@ -31,7 +31,7 @@ export interface HeldLock {
   assertHeld(): void;
 }
 
-export interface LockOptions {
+interface LockOptions {
   /** How long to wait for a busy lock before giving up cleanly. */
   waitMs?: number;
   /** Told how long the lock was held (the benchmark's figure; the plugin gives up after ≈1.7 s). */
@@ -41,7 +41,7 @@ export interface LockOptions {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** `<realpath(dir)>.lock`, the directory the plugin itself creates for a store directory. */
-export const lockDirFor = (storeDir: string): string => `${fs.realpathSync(storeDir)}.lock`;
+const lockDirFor = (storeDir: string): string => `${fs.realpathSync(storeDir)}.lock`;
 
 /** Runs `critical` while holding the plugin's lock on `storeDir` (which must exist). */
 export async function withStoreLock<T>(storeDir: string, critical: (lock: HeldLock) => Promise<T>, options: LockOptions = {}): Promise<T> {

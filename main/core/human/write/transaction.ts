@@ -21,7 +21,7 @@ import { readStoreSnapshot, sha256Hex, type StoreSnapshot } from './store-snapsh
  * 5. release, then verify each file reads back as planned (another writer may only have appended
  *    after it); on a mismatch restore from the backup what still holds our bytes, and say so.
  */
-export interface TransactionSpec {
+interface TransactionSpec {
   /** The store directory whose plugin lock (`<dir>.lock`) covers every file below. */
   lockTarget: string;
   files: readonly string[];
@@ -34,7 +34,7 @@ export interface TransactionSpec {
   onLockHeld?: ((heldMs: number, lockDir: string) => void) | undefined;
 }
 
-export interface TransactionOutcome {
+interface TransactionOutcome {
   state: 'committed' | 'verify_failed_restored' | 'verify_failed_restore_failed';
   backup: WrittenBackup;
   before: Map<string, StoreSnapshot>;

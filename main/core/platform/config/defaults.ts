@@ -12,7 +12,7 @@ export interface SettingSpec {
   docOnly?: boolean;
 }
 
-export const KNOWLEDGE_SETTINGS: Record<string, SettingSpec> = {
+const KNOWLEDGE_SETTINGS: Record<string, SettingSpec> = {
   enabled: { default: true },
   swarm_max_entries: { default: 100, range: [1, 10000] },
   hive_max_entries: { default: 200, range: [1, 100000] },
@@ -50,7 +50,7 @@ export const KNOWLEDGE_SETTINGS: Record<string, SettingSpec> = {
   receipt_close_grace_days: { default: 7, range: [0, 3650], docOnly: true },
 };
 
-export const KNOWLEDGE_APPLICATION_SETTINGS: Record<string, SettingSpec> = {
+const KNOWLEDGE_APPLICATION_SETTINGS: Record<string, SettingSpec> = {
   enabled: { default: true },
   mode: { default: 'warn', allowed: ['warn', 'enforce'] },
   min_confidence: { default: 0.85 },
@@ -61,7 +61,7 @@ export const KNOWLEDGE_APPLICATION_SETTINGS: Record<string, SettingSpec> = {
   gate_staleness_ms: { default: 600000, docOnly: true },
 };
 
-export const CURATOR_SETTINGS: Record<string, SettingSpec> = {
+const CURATOR_SETTINGS: Record<string, SettingSpec> = {
   enabled: { default: true },
   init_enabled: { default: true },
   phase_enabled: { default: true },
@@ -78,7 +78,7 @@ export const CURATOR_SETTINGS: Record<string, SettingSpec> = {
   min_skill_confirmations: { default: 2 },
 };
 
-export const SKILL_IMPROVER_SETTINGS: Record<string, SettingSpec> = {
+const SKILL_IMPROVER_SETTINGS: Record<string, SettingSpec> = {
   enabled: { default: false },
   max_calls_per_day: { default: 10 },
   trigger: { default: 'manual' },

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { MAX_CONFIG_BYTES, SECTIONS, type SectionName, type SettingSpec } from './defaults';
 
-export interface ConfigSource {
+interface ConfigSource {
   kind: 'user' | 'project';
   path: string;
   exists: boolean;
@@ -11,7 +11,7 @@ export interface ConfigSource {
   problem: string | null;
 }
 
-export interface SettingInForce {
+interface SettingInForce {
   section: SectionName;
   key: string;
   value: unknown;
@@ -23,7 +23,7 @@ export interface SettingInForce {
   problem: string | null;
 }
 
-export interface SwarmConfig {
+interface SwarmConfig {
   sources: ConfigSource[];
   settings: SettingInForce[];
   /** Quick lookup: section → key → value in force. */
@@ -43,7 +43,7 @@ export function userConfigPath({ env = process.env, homedir = os.homedir }: Omit
   return path.join(base, 'opencode', 'opencode-swarm.json');
 }
 
-export const projectConfigPath = (projectDir: string) => path.join(projectDir, '.opencode', 'opencode-swarm.json');
+const projectConfigPath = (projectDir: string) => path.join(projectDir, '.opencode', 'opencode-swarm.json');
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -82,7 +82,7 @@ function readConfigFile(kind: ConfigSource['kind'], file: string): { source: Con
 }
 
 /** Project over user, objects merged key by key, arrays and scalars replaced. */
-export function deepMerge(base: Json, over: Json): Json {
+function deepMerge(base: Json, over: Json): Json {
   const out: Json = { ...base };
   for (const [key, value] of Object.entries(over)) {
     out[key] = isObject(value) && isObject(out[key]) ? deepMerge(out[key] as Json, value) : value;

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** Entries whose presence makes a folder the plugin's `<dataDir>` (reference section 1.2). */
-export const HIVE_MARKERS = ['shared-learnings.jsonl', 'shared-learnings-rejected.jsonl', 'shared-knowledge-events.jsonl', 'hive-knowledge.jsonl', 'links'] as const;
+/** Entries whose presence makes a folder the plugin's `<dataDir>` (docs/plugin-formats.md#data-folder). */
+const HIVE_MARKERS = ['shared-learnings.jsonl', 'shared-learnings-rejected.jsonl', 'shared-knowledge-events.jsonl', 'hive-knowledge.jsonl', 'links'] as const;
 
 export interface HiveFolderCheck {
   /** hive: holds at least one hive file or `links/`; parent: holds none but the data folder is one level down; empty/missing: no hive. */

@@ -5,7 +5,7 @@ import path from 'node:path';
  * The console's user-data folder holds copies of lesson text (the index), the live feed and
  * recent projects: only its owner may read it. Folders are 0700, files 0600.
  */
-export const PRIVATE_DIR_MODE = 0o700;
+const PRIVATE_DIR_MODE = 0o700;
 export const PRIVATE_FILE_MODE = 0o600;
 
 /** Creates `dir` (and missing parents) 0700; an existing folder is tightened only when `tighten` says it is ours. */

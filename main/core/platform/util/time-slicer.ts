@@ -4,7 +4,7 @@
  * `setImmediate`, so pending I/O and queued requests run first) only once the current slice has
  * used its budget. A slice therefore blocks for about `budgetMs`, never for the whole loop.
  */
-export const DEFAULT_SLICE_MS = 12;
+const DEFAULT_SLICE_MS = 12;
 
 export class SliceCancelled extends Error {
   constructor(reason = 'cancelled') {

@@ -13,7 +13,7 @@ export interface WatchTarget {
 
 export type WatchEvent = { kind: 'file'; path: string } | { kind: 'tree'; path: string };
 
-export interface StoreWatcherOptions {
+interface StoreWatcherOptions {
   /** How often each target folder is checked for having gone, come back, or changed access (default 1 s). */
   folderCheckMs?: number;
 }
@@ -24,7 +24,7 @@ const DEFAULT_FOLDER_CHECK_MS = 1_000;
  * What a target folder is right now: `missing`, `unreadable` (no read or search access),
  * `not-a-folder`, or its `dev:ino` (a folder removed and made again, or moved in, has a new one).
  */
-export function folderState(dir: string): string {
+function folderState(dir: string): string {
   let stat: fs.Stats;
   try {
     stat = fs.statSync(dir);

@@ -56,7 +56,7 @@ function fieldName(path: PropertyKey[]): string {
 }
 
 /** One zod issue as an operator-readable problem, e.g. `confidence: expected number, got string`. */
-export function describeIssue(issue: z.core.$ZodIssue): RecordProblem {
+function describeIssue(issue: z.core.$ZodIssue): RecordProblem {
   const at = pathOf(issue.path);
   const input = (issue as { input?: unknown }).input;
   switch (issue.code) {

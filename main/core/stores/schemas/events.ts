@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { discriminated, stringList, timestamp, validating } from './common';
 
 // knowledge-events.jsonl (link-aware) and <dataDir>/shared-knowledge-events.jsonl.
-export const RETRIEVAL_MODES = ['manual', 'auto_injection', 'coder_context', 'review_context', 'curator', 'delegate_inject'] as const;
-export const RECEIPT_EVENT_TYPES = ['acknowledged', 'applied', 'ignored', 'contradicted', 'violated', 'n_a', 'override'] as const;
+const RETRIEVAL_MODES = ['manual', 'auto_injection', 'coder_context', 'review_context', 'curator', 'delegate_inject'] as const;
+const RECEIPT_EVENT_TYPES = ['acknowledged', 'applied', 'ignored', 'contradicted', 'violated', 'n_a', 'override'] as const;
 
 const envelope = {
   event_id: z.string().min(1),
@@ -104,7 +104,7 @@ const hiveRollback = z.object({
   result: z.enum(['restored', 'skipped_identical', 'collision']),
 });
 
-export const KNOWLEDGE_EVENT_SCHEMAS: Record<string, z.ZodType> = {
+const KNOWLEDGE_EVENT_SCHEMAS: Record<string, z.ZodType> = {
   retrieved,
   ...Object.fromEntries(RECEIPT_EVENT_TYPES.map((t) => [t, receiptEvent])),
   outcome,
@@ -117,7 +117,7 @@ export const checkKnowledgeEvent = discriminated('type', KNOWLEDGE_EVENT_SCHEMAS
 export const checkHiveEvent = discriminated('type', { ...KNOWLEDGE_EVENT_SCHEMAS, quarantined: hiveQuarantined, rollback: hiveRollback });
 
 // knowledge-application.jsonl (legacy audit log). No `n_a`: an N/A ack is stored as `acknowledged`.
-export const ApplicationLogSchema = z.object({
+const ApplicationLogSchema = z.object({
   timestamp,
   knowledgeId: z.string().min(1),
   result: z.enum(['shown', 'acknowledged', 'applied', 'ignored', 'violated']),
@@ -145,7 +145,7 @@ const gateSet = {
   max_gate_denials: z.number().int().optional(),
 };
 
-export const SWARM_EVENT_SCHEMAS: Record<string, z.ZodType> = {
+const SWARM_EVENT_SCHEMAS: Record<string, z.ZodType> = {
   knowledge_application_gate_warn: z.object({
     timestamp,
     tool: z.string(),
@@ -191,7 +191,7 @@ export const SWARM_EVENT_SCHEMAS: Record<string, z.ZodType> = {
  */
 export const checkSwarmEvent = discriminated('event', SWARM_EVENT_SCHEMAS, { fallbackField: 'type', unknownKindsAllowed: true });
 
-export const UnacknowledgedCriticalSchema = z.object({
+const UnacknowledgedCriticalSchema = z.object({
   timestamp,
   knowledge_id: z.string().min(1),
   agent: z.string(),

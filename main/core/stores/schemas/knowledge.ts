@@ -3,15 +3,14 @@ import { count, problemsOf, stringList, timestamp, validating, type Normalisatio
 
 // Enums of the plugin (opencode-swarm 7.103.2, src/hooks/knowledge-types.ts).
 export const CATEGORIES = ['process', 'architecture', 'tooling', 'security', 'testing', 'debugging', 'performance', 'integration', 'todo', 'other'] as const;
-export const STATUSES = ['candidate', 'established', 'promoted', 'archived', 'quarantined', 'quarantined_unactionable'] as const;
-export const INACTIVE_STATUSES = ['archived', 'quarantined', 'quarantined_unactionable'] as const;
+const STATUSES = ['candidate', 'established', 'promoted', 'archived', 'quarantined', 'quarantined_unactionable'] as const;
 export const PRIORITIES = ['low', 'medium', 'high', 'critical'] as const;
-export const TIERS = ['swarm', 'hive'] as const;
+const TIERS = ['swarm', 'hive'] as const;
 /** Absent `directive_priority` is treated as `medium`. */
 export const DEFAULT_PRIORITY = 'medium';
 
 /** The eight directive list fields; a non-array value is deleted on read. */
-export const DIRECTIVE_LIST_FIELDS = [
+const DIRECTIVE_LIST_FIELDS = [
   'triggers',
   'required_actions',
   'forbidden_actions',
@@ -23,7 +22,7 @@ export const DIRECTIVE_LIST_FIELDS = [
 ] as const;
 
 const V2_ZERO_COUNTERS = ['acknowledged_count', 'applied_explicit_count', 'ignored_count', 'violated_count', 'contradicted_count'] as const;
-export const LEGACY_COUNTERS = ['applied_count', 'succeeded_after_count', 'failed_after_count'] as const;
+const LEGACY_COUNTERS = ['applied_count', 'succeeded_after_count', 'failed_after_count'] as const;
 
 const SCOPE = /^(global|stack:[A-Za-z0-9_-]{1,64})$/;
 
@@ -42,7 +41,7 @@ const retrievalOutcomes = z.object({
   last_applied_at: timestamp.optional(),
 });
 
-export const KnowledgeEntrySchema = z.object({
+const KnowledgeEntrySchema = z.object({
   id: z.string().min(1),
   tier: z.enum(TIERS),
   lesson: z.string(),
@@ -83,26 +82,26 @@ export const KnowledgeEntrySchema = z.object({
 });
 
 /** `knowledge-quarantined.jsonl` (and the hive sidecar): the full entry plus quarantine fields. */
-export const QuarantinedEntrySchema = KnowledgeEntrySchema.extend({
+const QuarantinedEntrySchema = KnowledgeEntrySchema.extend({
   original_status: z.enum(STATUSES).optional(),
   quarantine_reason: z.string(),
   quarantined_at: timestamp,
   reported_by: z.enum(['user', 'architect', 'auto']),
 });
 
-export const HiveQuarantinedEntrySchema = QuarantinedEntrySchema.extend({
+const HiveQuarantinedEntrySchema = QuarantinedEntrySchema.extend({
   quarantine_token12: z.string().optional(),
   quarantine_backup: z.string().optional(),
   original_line_sha256: z.string().optional(),
 });
 
-export const UnactionableEntrySchema = KnowledgeEntrySchema.extend({
+const UnactionableEntrySchema = KnowledgeEntrySchema.extend({
   unactionable_reason: z.enum(['missing_predicate', 'missing_scope', 'missing_predicate_and_scope']),
   quarantined_at: timestamp,
   retire_candidate: z.boolean().optional(),
 });
 
-export const RejectedLessonSchema = z.object({
+const RejectedLessonSchema = z.object({
   id: z.string().min(1),
   lesson: z.string(),
   rejection_reason: z.string(),
@@ -110,7 +109,7 @@ export const RejectedLessonSchema = z.object({
   rejection_layer: z.literal([1, 2, 3]),
 });
 
-export const RetractionSchema = z.object({
+const RetractionSchema = z.object({
   id: z.string().min(1),
   retracted_lesson: z.string(),
   normalized_lesson: z.string(),
@@ -120,7 +119,7 @@ export const RetractionSchema = z.object({
   matched_hive_ids: stringList,
 });
 
-export const InsightCandidateSchema = z.object({
+const InsightCandidateSchema = z.object({
   lesson: z.string(),
   category: z.enum(CATEGORIES),
   tags: stringList,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { count, stringList, timestamp, validating, type RecordChecker } from './common';
 
 // knowledge-counter-baseline.json: entryId → CounterRollup (folded history of knowledge-events).
-export const CounterRollupSchema = z.object({
+const CounterRollupSchema = z.object({
   shown_count: count,
   acknowledged_count: count,
   applied_explicit_count: count,
@@ -20,7 +20,7 @@ export const CounterRollupSchema = z.object({
 export const checkCounterBaseline = validating(z.record(z.string(), CounterRollupSchema));
 
 // .swarm/link.json
-export const LinkPointerSchema = z.object({
+const LinkPointerSchema = z.object({
   version: z.literal(1),
   linkId: z.string().min(1),
   name: z.string().optional(),
@@ -31,7 +31,7 @@ export const checkLinkPointer = validating(LinkPointerSchema);
 
 // .swarm/skill-improver-quota.json and .swarm/knowledge-enrichment-quota.json. The plugin ignores a
 // file whose date, calls_used, max_calls or window is invalid.
-export const QuotaSchema = z.object({
+const QuotaSchema = z.object({
   date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD'),
   calls_used: count,
   max_calls: count,
@@ -45,7 +45,7 @@ export const checkQuota: RecordChecker = (value) => {
 };
 
 // .swarm/curator-summary.json (read by the plugin only when schema_version === 1).
-export const CuratorSummarySchema = z.object({
+const CuratorSummarySchema = z.object({
   schema_version: z.literal(1),
   session_id: z.string(),
   last_updated: timestamp,

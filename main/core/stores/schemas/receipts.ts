@@ -6,10 +6,10 @@ import { discriminated, stringList, timestamp, validating, type RecordChecker } 
  * it). Hash-chain verification (canonical JSON, `prev`/`hash`, `seq` contiguity) belongs to
  * main/core/receipts; here each line is only checked to look like a receipt record.
  */
-export const RECEIPT_SCHEMA = 'swarm.knowledge-receipt/2';
-export const RECEIPT_SNAPSHOT_SCHEMA = 'swarm.knowledge-receipt-snapshot/2';
-export const RECEIPT_OUTCOMES = ['applied', 'ignored', 'n_a', 'contradicted', 'violated'] as const;
-export const RECEIPT_TERMINAL_SOURCES = ['delegate', 'reviewer', 'architect', 'architect_marker', 'test_engineer', 'phase_override', 'manual', 'migration', 'unknown'] as const;
+const RECEIPT_SCHEMA = 'swarm.knowledge-receipt/2';
+const RECEIPT_SNAPSHOT_SCHEMA = 'swarm.knowledge-receipt-snapshot/2';
+const RECEIPT_OUTCOMES = ['applied', 'ignored', 'n_a', 'contradicted', 'violated'] as const;
+const RECEIPT_TERMINAL_SOURCES = ['delegate', 'reviewer', 'architect', 'architect_marker', 'test_engineer', 'phase_override', 'manual', 'migration', 'unknown'] as const;
 
 const hex64 = z.string().regex(/^[0-9a-f]{64}$/, 'expected 64 lowercase hex characters');
 
@@ -32,7 +32,7 @@ const envelope = {
 
 const traceEntry = z.object({ trace_id: z.string(), entry_id: z.string() });
 
-export const JOURNAL_SCHEMAS: Record<string, z.ZodType> = {
+const JOURNAL_SCHEMAS: Record<string, z.ZodType> = {
   membership: z.object({
     ...envelope,
     trace_id: z.string(),

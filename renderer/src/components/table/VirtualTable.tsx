@@ -45,7 +45,7 @@ export interface TableApi {
 
 const features = tableFeatures({ columnVisibilityFeature, columnOrderingFeature, rowSortingFeature });
 
-export interface VirtualTableProps<Row> {
+interface VirtualTableProps<Row> {
   label: string;
   columns: TableColumn<Row>[];
   rows: PagedRows<Row>;

@@ -30,7 +30,7 @@ export interface PagedRows<Row> {
 /** Blocks fetched at once; further wanted blocks wait, and are dropped if scrolled past meanwhile. */
 const MAX_IN_FLIGHT = 2;
 
-export interface PagedRowsOptions {
+interface PagedRowsOptions {
   /**
    * After the viewport jumps (a fling, a scrollbar drag), fetch only once it
    * has stayed put this long: blocks requested mid-fling arrive after the viewport has left them,

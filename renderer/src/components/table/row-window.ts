@@ -2,7 +2,7 @@ import { createComputed, createSignal, onCleanup, onMount, type Accessor } from 
 import { elementScroll, observeElementOffset, observeElementRect, Virtualizer, type VirtualizerOptions } from '@tanstack/solid-virtual';
 import { sameRange, type RowRange } from './row-slots';
 
-export interface RowWindowOptions {
+interface RowWindowOptions {
   count: Accessor<number>;
   rowHeight: number;
   overscan: number;
@@ -11,7 +11,7 @@ export interface RowWindowOptions {
   scrollElement: () => HTMLElement | null;
 }
 
-export interface RowWindow {
+interface RowWindow {
   /** The rows to keep in the DOM (visible + overscan), as [start, end). */
   range: Accessor<RowRange>;
   totalSize: Accessor<number>;

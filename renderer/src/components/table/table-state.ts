@@ -11,13 +11,6 @@ export interface ColumnState {
   hidden: string[];
 }
 
-/** `"updated_at:desc"` ⇄ { id, desc }. */
-export function parseSort(value: string | undefined, fallback: SortState): SortState {
-  if (!value) return fallback;
-  const [id, dir] = value.split(':');
-  return id ? { id, desc: dir !== 'asc' } : fallback;
-}
-
 export const formatSort = (sort: SortState): string => `${sort.id}:${sort.desc ? 'desc' : 'asc'}`;
 
 /** Moves `id` one step within `order` (-1 = left/up, +1 = right/down). */

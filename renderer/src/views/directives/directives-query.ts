@@ -1,7 +1,7 @@
 import type { Input } from '../../../../shared/contract';
 
 /** URL params of the Directives view ⇄ the `knowledge.directives` query (quick filters are shareable). */
-export type DirectivesInput = Input<'knowledge.directives'>;
+type DirectivesInput = Input<'knowledge.directives'>;
 const PRIORITIES = ['low', 'medium', 'high', 'critical'] as const;
 const SORTS = ['priority', 'expiry', 'violations', 'signal', 'updated', 'shown'] as const;
 

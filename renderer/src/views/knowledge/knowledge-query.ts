@@ -7,7 +7,7 @@ import type { SortState } from '../../components/table/table-state';
  * back; multi-value params are comma-separated.
  */
 export type EntriesFilter = NonNullable<Input<'stores.entries'>['filter']>;
-export type EntriesSortField = NonNullable<Input<'stores.entries'>['sort']>['field'];
+type EntriesSortField = NonNullable<Input<'stores.entries'>['sort']>['field'];
 
 /** The stores whose changes can alter the Knowledge view's rows, markers, counts, defects and details (and their families, see state/freshness-reducer). */
 export const KNOWLEDGE_STORES = ['knowledge', 'hive'] as const;
@@ -30,9 +30,9 @@ export const SORT_FIELDS: Record<string, EntriesSortField> = {
   shown: 'shown_count',
 };
 
-export const DEFAULT_SORT: SortState = { id: 'updated', desc: true };
+const DEFAULT_SORT: SortState = { id: 'updated', desc: true };
 /** Without a `collection` param the table shows the lessons of the main stores; `collection=all` lifts that. */
-export const DEFAULT_COLLECTION = 'active';
+const DEFAULT_COLLECTION = 'active';
 
 const list = (value: string | undefined): string[] =>
   (value ?? '')

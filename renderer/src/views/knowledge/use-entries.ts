@@ -7,7 +7,7 @@ import { changedKeys, rowKey, rowSignature, type KnowledgeRow } from './rows';
 export type Facets = NonNullable<Output<'knowledge.rows'>['facets']>;
 
 /** How long an arrived or changed row stays marked. */
-export const LIVE_MARK_MS = 6000;
+const LIVE_MARK_MS = 6000;
 const BLOCK = 200;
 const BULK_CHANGE_ROWS = 20;
 

@@ -4,7 +4,7 @@ import type { ConnectionState, FeedFilter, FeedItem } from '../../../../shared/c
  * Pure helpers behind the Live view: the feed is an array sorted newest first (same order as the
  * server's `time DESC, id DESC`), updated by merging batches of pushed items, capped in size.
  */
-export const compareItems = (a: FeedItem, b: FeedItem): number => b.time - a.time || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+const compareItems = (a: FeedItem, b: FeedItem): number => b.time - a.time || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 
 export function matchesFilter(item: FeedItem, filter: FeedFilter): boolean {
   if (filter.project) {
@@ -21,7 +21,7 @@ export function matchesFilter(item: FeedItem, filter: FeedFilter): boolean {
   return true;
 }
 
-export interface MergeResult {
+interface MergeResult {
   items: FeedItem[];
   /** How many new rows landed above `anchorId` (to keep the operator's scroll position still). */
   insertedAbove: number;

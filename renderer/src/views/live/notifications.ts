@@ -5,7 +5,7 @@ import type { RepeatAlert } from '../../../../shared/contract/live';
  * operator grants permission, and in Electron's renderer (where the same API shows a native
  * notification, allowed by the main process's permission handler).
  */
-export type NotificationPermissionState = 'granted' | 'denied' | 'default' | 'unsupported';
+type NotificationPermissionState = 'granted' | 'denied' | 'default' | 'unsupported';
 
 export function notificationPermission(): NotificationPermissionState {
   return typeof Notification === 'undefined' ? 'unsupported' : Notification.permission;

@@ -110,7 +110,7 @@ function TraceBlock(props: { trace: Trace }): JSX.Element {
   );
 }
 
-export interface TraceFilters {
+interface TraceFilters {
   phase?: string | undefined;
   agent?: string | undefined;
   outcome?: string | undefined;

@@ -1,7 +1,7 @@
 import { For, Show, type JSX } from 'solid-js';
 import type { SkillItem } from '../../../../shared/contract/skills';
 
-export const KIND_FILTERS = [
+const KIND_FILTERS = [
   { id: '', label: 'All' },
   { id: 'draft', label: 'Drafts' },
   { id: 'motif', label: 'Motif / workflow' },

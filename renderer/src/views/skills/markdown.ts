@@ -8,7 +8,7 @@ import { marked } from 'marked';
  * source, so nothing is fetched and nothing navigates.
  */
 export const FORBID_TAGS = ['style', 'form', 'input', 'button', 'textarea', 'select', 'iframe', 'frame', 'object', 'embed', 'svg', 'math', 'link', 'meta', 'base', 'video', 'audio', 'source', 'picture'];
-export const FORBID_ATTR = ['style', 'srcset', 'action', 'formaction', 'background', 'poster', 'ping'];
+const FORBID_ATTR = ['style', 'srcset', 'action', 'formaction', 'background', 'poster', 'ping'];
 
 /** The body of a SKILL.md without its frontmatter block (shown separately as fields). */
 export function stripFrontmatter(source: string): string {

@@ -1,7 +1,6 @@
 import type { QueueItem } from '../../../../shared/contract/skills';
 
-export type QueueKey = 'j' | 'k' | 'ArrowDown' | 'ArrowUp' | 'Enter' | 'a' | 'r' | 's';
-export type QueueCommand = { type: 'move'; index: number } | { type: 'open'; item: QueueItem } | { type: 'approve'; item: QueueItem } | { type: 'reject'; item: QueueItem } | { type: 'skip'; key: string } | { type: 'dismiss'; item: QueueItem; reason: string | null } | { type: 'none'; note?: string };
+type QueueCommand = { type: 'move'; index: number } | { type: 'open'; item: QueueItem } | { type: 'approve'; item: QueueItem } | { type: 'reject'; item: QueueItem } | { type: 'skip'; key: string } | { type: 'dismiss'; item: QueueItem; reason: string | null } | { type: 'none'; note?: string };
 
 /** Items in kind order, skipped ones last (a skip only moves an item down for this session). */
 export function orderedQueue(items: readonly QueueItem[], kinds: readonly string[], skipped: readonly string[]): QueueItem[] {
@@ -11,13 +10,13 @@ export function orderedQueue(items: readonly QueueItem[], kinds: readonly string
 }
 
 /** The reason `a` records on an item without a decision: "looked at it, nothing to do". */
-export const MARK_REVIEWED = 'reviewed';
+const MARK_REVIEWED = 'reviewed';
 
 /**
  * An item with no store-writing decision (no approve, no reject, no human-only command) can only
  * be dismissed: `r` asks for a reason, `a` marks it reviewed. The record stays in console user data.
  */
-export const dismissable = (item: QueueItem): boolean => item.actions.length === 0 && item.command === null;
+const dismissable = (item: QueueItem): boolean => item.actions.length === 0 && item.command === null;
 
 /** What one key does at `index` of the visible queue. Pure, so the keyboard contract is tested without a DOM. */
 export function queueKey(key: string, items: readonly QueueItem[], index: number): QueueCommand {
