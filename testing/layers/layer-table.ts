@@ -139,7 +139,12 @@ export const LAYERS: readonly Layer[] = [
     mayImport: ['testing', 'renderer', 'main/cli', 'main/demo', SHARED],
     why: 'Playwright suites and the Electron bundle checks',
   },
-  { name: 'main/layers.test', paths: ['main/layers.test.ts'], mayImport: ['testing'], why: "this table's own test, run by vitest with main/" },
+  {
+    name: 'main/repo-checks',
+    paths: ['main/layers.test.ts', 'main/plugin-formats-citations.test.ts'],
+    mayImport: ['testing'],
+    why: "whole-repo checks run by vitest with main/: this table, and the code's citations of docs/plugin-formats.md",
+  },
   {
     name: 'bench',
     paths: ['bench/'],

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 // in the same parenthesis or line). A reader must be able to follow every one, so each cited
 // heading has to exist in the doc, and no citation may point into a document outside the repo.
 
-const repoRoot = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
+const repoRoot = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const DOC = 'docs/plugin-formats.md';
 const SOURCE_DIRS = ['main', 'shared', 'renderer', 'preload', 'testing', 'bench', 'e2e'];
 
@@ -42,7 +42,7 @@ function citedAnchors(line: string): string[] {
 }
 
 const doc = fs.readFileSync(path.join(repoRoot, DOC), 'utf8');
-const self = path.join(repoRoot, 'main', 'core', 'plugin-formats-citations.test.ts');
+const self = path.join(repoRoot, 'main', 'plugin-formats-citations.test.ts');
 // This file names the citation forms it looks for, so it is not scanned itself.
 const files = SOURCE_DIRS.flatMap((dir) => sourceFiles(path.join(repoRoot, dir))).filter((file) => file !== self);
 const citations = files.flatMap((file) =>
