@@ -1,6 +1,6 @@
 import type { DirectiveRow } from '../../../shared/contract/knowledge';
 import { entryConfidence, entryId, entryLesson, entryPriority, entryStatus, hasExplicitPriority, str, strList, type RawEntry } from '../rules/entry-fields';
-import type { KnowledgeModel, SourceEntry } from './knowledge-model';
+import type { EntryFacts, SourceEntry } from './model-types';
 import { maturityVerdict } from '../rules/maturity-gate';
 
 const DIRECTIVE_FIELDS = [
@@ -33,7 +33,7 @@ function escalations(entry: RawEntry): DirectiveRow['escalation_history'] {
 }
 
 /** A directive's row for the Directives view: its fields, funnel, signal, verdict and expiry. */
-export function directiveRow(model: KnowledgeModel, source: SourceEntry): DirectiveRow {
+export function directiveRow(model: EntryFacts, source: SourceEntry): DirectiveRow {
   const entry = source.value;
   const o = model.outcomes(source);
   const markers = model.markers(source);
