@@ -5,7 +5,7 @@ import { VIOLATION_WINDOW_DAYS } from './counter-state';
 import { isActiveStatus } from '../rules/thresholds';
 import type { TimeSlicer } from '../platform/util/time-slicer';
 
-export { directiveRow, isDirective } from './directive-rows';
+export { directiveRow } from './directive-rows';
 
 type Query = z.output<typeof DirectivesQuery>;
 

@@ -3,28 +3,6 @@ import { entryConfidence, entryId, entryLesson, entryPriority, entryStatus, hasE
 import type { EntryFacts, SourceEntry } from './model-types';
 import { maturityVerdict } from '../rules/maturity-gate';
 
-const DIRECTIVE_FIELDS = [
-  'triggers',
-  'required_actions',
-  'forbidden_actions',
-  'verification_checks',
-  'applies_to_agents',
-  'applies_to_tools',
-  'verification_predicate',
-  'directive_priority',
-  'enforcement_mode',
-  'escalation_history',
-  'generated_skill_path',
-] as const;
-
-/** An entry "has v2 directive fields" when any of them is present and non-empty. */
-export function isDirective(entry: RawEntry): boolean {
-  return DIRECTIVE_FIELDS.some((field) => {
-    const value = entry[field];
-    return Array.isArray(value) ? value.length > 0 : typeof value === 'string' && value !== '';
-  });
-}
-
 function escalations(entry: RawEntry): DirectiveRow['escalation_history'] {
   const history = Array.isArray(entry.escalation_history) ? entry.escalation_history : [];
   return history

@@ -1,11 +1,11 @@
 import { entryId, entryLesson, entryScope, entryStatus, str, type RawEntry } from '../rules/entry-fields';
 import { normalizeLesson } from '../rules/similarity';
-import { MERGE_KINDS, mergeTierLessons, READER_DEDUP_THRESHOLD, type MergeKind, type TierMerge } from './tier-merge';
+import { MERGE_KINDS, mergeTierLessons, READER_DEDUP_THRESHOLD, type MergeKind, type TierMerge } from '../rules/tier-merge';
 import type { TimeSlicer } from '../platform/util/time-slicer';
-import { baseOrder } from './base-order';
+import { baseOrder } from '../rules/base-order';
 import { isActiveStatus, type KnowledgeThresholds } from '../rules/thresholds';
-import { baseScore, contextualScore, directiveScore, isDirectiveEntry, phaseCategories, type BaseScore, type ContextualScore, type DecisionContext, type DirectiveScore } from './injection-scoring';
-import { buildDirectiveBlock, buildLessonBlock } from './injection-blocks';
+import { baseScore, contextualScore, directiveScore, isDirectiveEntry, phaseCategories, type BaseScore, type ContextualScore, type DecisionContext, type DirectiveScore } from '../rules/injection-scoring';
+import { buildDirectiveBlock, buildLessonBlock } from '../rules/injection-blocks';
 
 /**
  * A preview of the documented injection rules: which entries the architect's
@@ -17,7 +17,7 @@ import { buildDirectiveBlock, buildLessonBlock } from './injection-blocks';
 export const MODEL_LIMIT_CHARS = Math.floor(128_000 / 0.33);
 /** Headroom floor when `context_budget_threshold` is unset. */
 export const DEFAULT_MIN_INJECT_CHARS = 300;
-export { READER_DEDUP_THRESHOLD } from './tier-merge';
+export { READER_DEDUP_THRESHOLD } from '../rules/tier-merge';
 /** The injector keeps only entries at or above this confidence (`filterHighConfidenceKnowledge`). */
 export const HIGH_CONFIDENCE_FLOOR = 0.8;
 /** The reader ranks a wider window than `max_inject_count` before the contextual re-rank. */

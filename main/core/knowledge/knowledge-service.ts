@@ -30,7 +30,7 @@ import type { EntryMarkers, KnowledgeInputs, SourceEntry } from './model-types';
 import { LatestResult } from './latest-result';
 import { SimilarityRunner } from './similarity-runner';
 import { thresholdsInForce } from '../rules/thresholds-in-force';
-import { PHASE_CATEGORY_SETS } from './injection-scoring';
+import { PHASE_CATEGORY_SETS } from '../rules/injection-scoring';
 import type { KnowledgeThresholds } from '../rules/thresholds';
 
 export { thresholdsInForce } from '../rules/thresholds-in-force';
