@@ -69,14 +69,10 @@ type LatinSlicer = Buffer & { latin1Slice(start: number, end: number): string };
 const DEFAULT_CHUNK = 4 * 1024 * 1024;
 const DEFAULT_MAX_LINE = 256 * 1024 * 1024;
 
-function emptyReport(kind: ChainFileKind, path: string): ChainFileReport {
+/** What a chain report and a file's integrity say before any line was read (a fresh `uncertainty` list each time). */
+export function nothingReadYet() {
   return {
-    kind,
-    path,
-    state: 'ok',
-    bytes: 0,
     lines: 0,
-    verifiedRecords: 0,
     firstSeq: null,
     lastSeq: null,
     lastHash: null,
@@ -86,10 +82,12 @@ function emptyReport(kind: ChainFileKind, path: string): ChainFileReport {
     break: null,
     tail: null,
     osError: null,
-    uncertainty: [],
-    lastPhase: null,
-    lastSessionId: null,
+    uncertainty: [] as UncertaintyRecord[],
   };
+}
+
+function emptyReport(kind: ChainFileKind, path: string): ChainFileReport {
+  return { kind, path, state: 'ok', bytes: 0, verifiedRecords: 0, ...nothingReadYet(), lastPhase: null, lastSessionId: null };
 }
 
 function osErrorOf(error: unknown): { code: string; message: string } {

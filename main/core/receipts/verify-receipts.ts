@@ -5,7 +5,7 @@ import { canonicalJson, sha256Hex } from '../rules/canonical-json';
 import { chainIntegrity } from './integrity-text';
 import { describeLiveDifference, LiveStateBuilder } from './live-state';
 import { SNAPSHOT_SCHEMA, V2_FILES } from './receipt-format';
-import { verifyChainFile, type ChainFileReport } from './verify-file';
+import { nothingReadYet, verifyChainFile, type ChainFileReport } from './verify-file';
 
 /**
  * Verifies the four V2 receipt files of one project `.swarm/` (never link-redirected), read-only:
@@ -63,18 +63,8 @@ function snapshotIntegrity(file: string, read: SnapshotRead, journal: ChainFileR
     state: 'ok',
     reason: '',
     bytes: 'bytes' in read ? read.bytes : null,
-    lines: 0,
     records: 0,
-    firstSeq: null,
-    lastSeq: null,
-    lastHash: null,
-    generation: null,
-    checkpoints: 0,
-    nonCanonicalLines: 0,
-    break: null,
-    tail: null,
-    osError: null,
-    uncertainty: [],
+    ...nothingReadYet(),
     snapshot: null,
     recovery: null,
   };
