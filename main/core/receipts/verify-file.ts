@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { outsideMessage, outsideTarget, sameFile } from '../stores/containment';
 import { ChainChecker, type ChainBreak, type RecordLocation } from './chain-check';
 import { FastEnvelope, HASH_MEMBER_BYTES, LineHasher, rawHashMatches, readEnvelope } from './fast-envelope';
 import type { ChainFileKind } from './receipt-format';
@@ -61,7 +62,12 @@ export interface VerifyOptions {
   chunkBytes?: number;
   /** Longest line accepted (checkpoints can be large); longer is reported as corrupt. */
   maxLineBytes?: number;
+  /** Read only if the file resolves inside one of these folders (stores/containment.ts). */
+  confineTo?: readonly string[];
 }
+
+/** The OS-error code a file refused by containment is reported with. */
+export const OUTSIDE_WORKSPACE = 'OUTSIDE_WORKSPACE';
 
 const NEWLINE = 0x0a;
 /** Buffer's own latin1 decoder (what `toString('latin1', …)` calls after checking its arguments). */
@@ -108,6 +114,8 @@ function parseLine(text: string): { value: Record<string, unknown> } | { error: 
 
 export async function verifyChainFile(kind: ChainFileKind, path: string, options: VerifyOptions = {}): Promise<ChainFileReport> {
   const report = emptyReport(kind, path);
+  const outside = options.confineTo ? outsideTarget(path, options.confineTo) : null;
+  if (outside !== null) return { ...report, state: 'unreadable', osError: { code: OUTSIDE_WORKSPACE, message: outsideMessage(path, outside) } };
   let handle: fs.promises.FileHandle;
   try {
     handle = await fs.promises.open(path, 'r');
@@ -117,6 +125,9 @@ export async function verifyChainFile(kind: ChainFileKind, path: string, options
   }
   try {
     const stat = await handle.stat();
+    if (options.confineTo && !sameFile(stat, path)) {
+      return { ...report, state: 'unreadable', osError: { code: OUTSIDE_WORKSPACE, message: `${path} changed while it was being opened; not read` } };
+    }
     if (!stat.isFile()) {
       return { ...report, state: 'unreadable', osError: { code: 'EISDIR', message: `${path} is not a regular file` } };
     }
