@@ -2,6 +2,7 @@ import type { EffectiveOutcomes } from '../rules/counters';
 import type { RawEntry } from '../rules/entry-fields';
 import type { ExpiryMarker, QualityMarkers } from '../rules/lifecycle';
 import type { KnowledgeThresholds } from '../rules/thresholds';
+import type { EntryCollection, StoreTier } from '../stores/catalog';
 
 /**
  * The knowledge model's vocabulary: the records it is built from (filled by the index adapter,
@@ -9,8 +10,9 @@ import type { KnowledgeThresholds } from '../rules/thresholds';
  * parts the model is made of (counters, counterparts, event index, directive rows) import these
  * types without importing the model that imports them.
  */
-export type EntryTier = 'swarm' | 'hive' | 'link';
-export type EntryCollection = 'active' | 'rejected' | 'quarantined' | 'unactionable';
+/** The tier and collection of an entry are those of the store it was read from. */
+export type EntryTier = StoreTier;
+export type { EntryCollection };
 
 export interface SourceEntry {
   /** The index row id (stable while the file is not rewritten). */

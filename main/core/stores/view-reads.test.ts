@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createConsoleCore, type ConsoleCore } from '../console-core';
+import { callOk, openCore } from '../../../testing/stores/core-calls';
 
 // The skills and curator views read their files through the store reader (view-reads.ts): the
 // "symlink outside the workspace — not read" rule of symlink-outside.test.ts holds for them too,
@@ -40,21 +40,8 @@ function linkOutside(ws: ReturnType<typeof workspace>, at: string, content: stri
   return target;
 }
 
-async function open(ws: ReturnType<typeof workspace>): Promise<ConsoleCore> {
-  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'view-reads-ud-'));
-  const core = await createConsoleCore({ userDataDir, host: 'browser', version: 'test' }, { project: ws.project, hive: ws.hive });
-  cleanups.push(async () => {
-    await core.dispose();
-    fs.rmSync(userDataDir, { recursive: true, force: true });
-  });
-  return core;
-}
-
-async function call<T = any>(core: ConsoleCore, name: string, input: unknown = {}): Promise<T> {
-  const result = await core.dispatcher.call(name, input);
-  if (!result.ok) throw new Error(`${name} failed: ${result.error.message}`);
-  return result.value as T;
-}
+const open = (project: string, hive: string) => openCore(project, hive, cleanups, 'view-reads-ud-');
+const call = callOk;
 
 describe('skills and curator views', () => {
   it('do not read a store symlinked outside the workspace, and say so with its target', async () => {
@@ -67,7 +54,7 @@ describe('skills and curator views', () => {
     linkOutside(ws, path.join(ws.swarm, 'skills', 'proposals', 'gamma.md'), skill(`Gamma ${SECRET}`));
     linkOutside(ws, path.join(ws.swarm, 'skill-improver', 'proposals', 'p1.md'), `---\nsource: llm\n---\n${SECRET}\n`);
     const skillTarget = linkOutside(ws, path.join(ws.generated, 'beta', 'SKILL.md'), skill(`Beta ${SECRET}`));
-    const core = await open(ws);
+    const core = await open(ws.project, ws.hive);
 
     const overview = await call(core, 'skills.overview');
     const alphaDetail = await call(core, 'skills.detail', { slug: 'alpha', kind: 'active' });
@@ -89,7 +76,7 @@ describe('skills and curator views', () => {
     const ws = workspace();
     fs.writeFileSync(path.join(ws.swarm, 'insight-candidates.jsonl'), `${JSON.stringify(insight('first'))}\n{"lesson": "torn\n${JSON.stringify(insight('third'))}\n`);
     fs.writeFileSync(path.join(ws.swarm, 'skill-usage.jsonl'), `${JSON.stringify(usage('alpha', 'one'))}\nnot json at all\n${JSON.stringify(usage('alpha', 'three'))}\n`);
-    const core = await open(ws);
+    const core = await open(ws.project, ws.hive);
 
     const curator = await call(core, 'curator.overview');
     expect(curator.insights.map((i: any) => [i.line, i.lesson])).toEqual([
