@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sha256Hex } from '../core/rules/canonical-json';
-import { ChainBuilder } from '../../testing/receipts/journal-builder';
+import { ChainBuilder } from '../demo/receipt-chain';
 import { run } from './verify';
 
 let project: string;

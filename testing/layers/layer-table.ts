@@ -165,16 +165,5 @@ export const LAYER_TABLE: LayerTable = {
     ),
   },
   electronAllowed: ['main/index.ts', 'main/hosts/electron-ipc.ts', 'preload/'],
-  exceptions: [
-    // Type-only file cycles around the knowledge model: knowledge-model.ts uses these files, and they take the
-    // model's input types back from it (directive-rows.ts the KnowledgeModel class type). Fix: move SourceEntry,
-    // SourceEvent, EventRef, KnowledgeInputs, EntryMarkers… into a knowledge/knowledge-inputs.ts that both sides
-    // import (re-exported from knowledge-model.ts for its other users), and give directive-rows.ts the narrow
-    // interface it reads instead of the class.
-    ...['counter-state', 'counterparts', 'derived-cache', 'directive-rows', 'entry-cache', 'event-index', 'from-index'].map((name) => ({
-      from: `main/core/knowledge/${name}.ts`,
-      to: 'main/core/knowledge/knowledge-model.ts',
-      why: `type-only cycle: ${name}.ts <-> knowledge-model.ts`,
-    })),
-  ],
+  exceptions: [],
 };

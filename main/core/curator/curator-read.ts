@@ -1,7 +1,7 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import type { CuratorOverview, Recommendation } from '../../../shared/contract/skills';
-import { asRecord, list, n, readJson, readJsonLines, s } from '../skills/skill-logs';
+import { asRecord, list, n, s } from '../skills/skill-logs';
+import { defectLines, projectStoreFiles, readViewDocument, readViewRecords, type StoreScope } from '../stores/view-reads';
 
 /** What the curator panel needs to know about the entry a recommendation names. */
 export interface EntryState {
@@ -57,8 +57,8 @@ function promotionCounts(reason: string): Record<string, number> | null {
   }
 }
 
-function readSummary(projectDir: string, lookup: EntryLookup): CuratorOverview['summary'] {
-  const read = readJson(path.join(projectDir, '.swarm', 'curator-summary.json'));
+async function readSummary(scope: StoreScope, lookup: EntryLookup): Promise<CuratorOverview['summary']> {
+  const read = await readViewDocument('curator-summary', path.join(scope.projectDir, '.swarm', 'curator-summary.json'), scope);
   const empty = { present: read.present, problem: read.problem, sessionId: null, lastUpdated: null, lastPhaseCovered: null, digests: [], compliance: [], recommendations: [] };
   if (!read.present || read.problem) return empty;
   const r = asRecord(read.value);
@@ -101,22 +101,17 @@ function readSummary(projectDir: string, lookup: EntryLookup): CuratorOverview['
   };
 }
 
-const listDir = (dir: string): string[] => {
-  try {
-    return fs.readdirSync(dir).sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
-  } catch {
-    return [];
-  }
-};
+const phaseOrder = (a: string, b: string) => a.localeCompare(b, undefined, { numeric: true });
 
 /** Curator summary, knowledge-application findings, drift reports and the insight queue (docs/plugin-formats.md#curator). Read-only. */
-export function curatorOverview(projectDir: string, lookup: EntryLookup): CuratorOverview {
+export async function curatorOverview(scope: StoreScope, lookup: EntryLookup): Promise<CuratorOverview> {
+  const { projectDir } = scope;
   const swarm = path.join(projectDir, '.swarm');
   const problems: string[] = [];
   const findings: CuratorOverview['findings'] = [];
-  for (const phase of listDir(path.join(swarm, 'evidence'))) {
-    const file = path.join(swarm, 'evidence', phase, 'curator-findings.json');
-    const read = readJson(file);
+  const findingFiles = projectStoreFiles('curator-findings', projectDir).map((f) => ({ file: f.path, phase: path.basename(path.dirname(f.path)) }));
+  for (const { file, phase } of findingFiles.sort((a, b) => phaseOrder(a.phase, b.phase))) {
+    const read = await readViewDocument('curator-findings', file, scope);
     if (!read.present) continue;
     const relFile = `.swarm/evidence/${phase}/curator-findings.json`;
     if (read.problem) {
@@ -128,20 +123,25 @@ export function curatorOverview(projectDir: string, lookup: EntryLookup): Curato
       findings.push({ phase, file: relFile, knowledgeId: id, expected: s(f.expected_behavior) ?? '', observed: s(f.observed_behavior) ?? '', verdict: s(f.verdict) ?? 'unknown', evidenceRefs: list(f.evidence_refs), entryFound: id !== '' && lookup(id) !== null });
     }
   }
-  const drift: CuratorOverview['drift'] = listDir(swarm)
-    .filter((name) => /^drift-report-phase-\d+\.json$/.test(name))
-    .map((name) => {
-      const read = readJson(path.join(swarm, name));
-      const r = asRecord(read.value);
-      const fields = Object.entries(r)
-        .filter(([key]) => !['alignment', 'drift_score'].includes(key))
-        .map(([key, value]) => ({ key, value: (typeof value === 'string' ? value : JSON.stringify(value, null, 1)).slice(0, 2000) }));
-      return { file: `.swarm/${name}`, phase: n(r.phase) ?? Number(/(\d+)/.exec(name)?.[1]), alignment: s(r.alignment), driftScore: n(r.drift_score), fields, problem: read.problem };
-    })
-    .sort((a, b) => (b.phase ?? 0) - (a.phase ?? 0));
-  const insights = readJsonLines(path.join(swarm, 'insight-candidates.jsonl')).map(({ line, value }) => {
+  const drift: CuratorOverview['drift'] = [];
+  for (const file of projectStoreFiles('drift-reports', projectDir)) {
+    const name = path.basename(file.path);
+    if (!/^drift-report-phase-\d+\.json$/.test(name)) continue;
+    const read = await readViewDocument('drift-reports', file.path, scope);
+    const r = asRecord(read.value);
+    const fields = Object.entries(r)
+      .filter(([key]) => !['alignment', 'drift_score'].includes(key))
+      .map(([key, value]) => ({ key, value: (typeof value === 'string' ? value : JSON.stringify(value, null, 1)).slice(0, 2000) }));
+    drift.push({ file: `.swarm/${name}`, phase: n(r.phase) ?? Number(/(\d+)/.exec(name)?.[1]), alignment: s(r.alignment), driftScore: n(r.drift_score), fields, problem: read.problem });
+  }
+  drift.sort((a, b) => (b.phase ?? 0) - (a.phase ?? 0));
+  const insightFile = path.join(swarm, 'insight-candidates.jsonl');
+  const insightRead = await readViewRecords('insight-candidates', insightFile, scope);
+  // A defective line is a problem the panel shows, never an exception (the Stores view lists it too).
+  problems.push(...defectLines(projectDir, insightFile, insightRead));
+  const insights = insightRead.records.map(({ line, value }) => {
     const src = asRecord(value.source);
     return { line, lesson: s(value.lesson) ?? '', category: s(value.category), tags: list(value.tags), sourceKind: s(src.kind), taskId: s(src.task_id), agent: s(src.agent), outcome: s(src.outcome), createdAt: s(value.created_at) };
   });
-  return { summary: readSummary(projectDir, lookup), findings, drift, insights, problems };
+  return { summary: await readSummary(scope, lookup), findings, drift, insights, problems };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TimeSlicer } from '../platform/util/time-slicer';
 import { keptTimes, rankByBase, rankByBaseSliced, rankingBasis } from './injection-preview';
-import { baseScore, phaseCategories } from './injection-scoring';
+import { baseScore, phaseCategories } from '../rules/injection-scoring';
 import { SimilarityRunner } from './similarity-runner';
 
 // Confidences a hair apart, so many pairs are "within 0.001" and fall to the time tie-break (a

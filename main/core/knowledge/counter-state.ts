@@ -1,6 +1,6 @@
 import { buildCounterRollups, effectiveOutcomes, instant, outcomeSignal, violationsSince, type CounterRollup, type EffectiveOutcomes } from '../rules/counters';
 import { entryId, str } from '../rules/entry-fields';
-import type { EntryMarkers, KnowledgeInputs, SourceEntry } from './knowledge-model';
+import type { EntryMarkers, KnowledgeInputs, SourceEntry } from './model-types';
 import { expiryMarker, qualityMarkers } from '../rules/lifecycle';
 import type { KnowledgeThresholds } from '../rules/thresholds';
 

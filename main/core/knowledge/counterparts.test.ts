@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { TimeSlicer } from '../platform/util/time-slicer';
 import { CounterpartIndex } from './counterparts';
 import { DerivedCache } from './derived-cache';
-import type { SourceEntry } from './knowledge-model';
+import type { SourceEntry } from './model-types';
 
 let rid = 0;
 const lesson = (tier: SourceEntry['tier'], text: string): SourceEntry => ({

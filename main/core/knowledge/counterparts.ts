@@ -1,4 +1,4 @@
-import type { SourceEntry } from './knowledge-model';
+import type { SourceEntry } from './model-types';
 import { jaccard } from '../rules/similarity';
 import { NO_SLICING, type TimeSlicer } from '../platform/util/time-slicer';
 

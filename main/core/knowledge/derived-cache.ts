@@ -1,7 +1,7 @@
 import type { DirectiveRow } from '../../../shared/contract/knowledge';
 import type { CounterState } from './counter-state';
 import { entryLesson, type RawEntry } from '../rules/entry-fields';
-import type { SourceEntry } from './knowledge-model';
+import type { SourceEntry } from './model-types';
 import { normalizeLesson, wordBigrams } from '../rules/similarity';
 import type { KnowledgeThresholds } from '../rules/thresholds';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { DirectiveRow, DirectivesQuery } from '../../../shared/contract/knowledge';
 import type { KnowledgeModel } from './knowledge-model';
-import { VIOLATION_WINDOW_DAYS } from './knowledge-model';
+import { VIOLATION_WINDOW_DAYS } from './counter-state';
 import { isActiveStatus } from '../rules/thresholds';
 import type { TimeSlicer } from '../platform/util/time-slicer';
 

@@ -1,29 +1,7 @@
 import type { DirectiveRow } from '../../../shared/contract/knowledge';
 import { entryConfidence, entryId, entryLesson, entryPriority, entryStatus, hasExplicitPriority, str, strList, type RawEntry } from '../rules/entry-fields';
-import type { KnowledgeModel, SourceEntry } from './knowledge-model';
+import type { EntryFacts, SourceEntry } from './model-types';
 import { maturityVerdict } from '../rules/maturity-gate';
-
-const DIRECTIVE_FIELDS = [
-  'triggers',
-  'required_actions',
-  'forbidden_actions',
-  'verification_checks',
-  'applies_to_agents',
-  'applies_to_tools',
-  'verification_predicate',
-  'directive_priority',
-  'enforcement_mode',
-  'escalation_history',
-  'generated_skill_path',
-] as const;
-
-/** An entry "has v2 directive fields" when any of them is present and non-empty. */
-export function isDirective(entry: RawEntry): boolean {
-  return DIRECTIVE_FIELDS.some((field) => {
-    const value = entry[field];
-    return Array.isArray(value) ? value.length > 0 : typeof value === 'string' && value !== '';
-  });
-}
 
 function escalations(entry: RawEntry): DirectiveRow['escalation_history'] {
   const history = Array.isArray(entry.escalation_history) ? entry.escalation_history : [];
@@ -33,7 +11,7 @@ function escalations(entry: RawEntry): DirectiveRow['escalation_history'] {
 }
 
 /** A directive's row for the Directives view: its fields, funnel, signal, verdict and expiry. */
-export function directiveRow(model: KnowledgeModel, source: SourceEntry): DirectiveRow {
+export function directiveRow(model: EntryFacts, source: SourceEntry): DirectiveRow {
   const entry = source.value;
   const o = model.outcomes(source);
   const markers = model.markers(source);

@@ -1,7 +1,7 @@
 import type { EntryPosition, IndexedEntryLine, KnowledgeSource } from '../store-index/knowledge-source';
 import type { TimeSlicer } from '../platform/util/time-slicer';
 import { toSourceEntry } from './from-index';
-import type { SourceEntry } from './knowledge-model';
+import type { SourceEntry } from './model-types';
 
 /** Rows read (and parsed + checked) per query: a few milliseconds of work each. */
 const LOAD_BATCH = 250;

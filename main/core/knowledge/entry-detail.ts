@@ -1,9 +1,10 @@
 import type { EntryDetail } from '../../../shared/contract/knowledge';
 import { confirmationTimeline, entryId, entryLesson, entryStatus } from '../rules/entry-fields';
 import type { Counterpart } from './counterparts';
-import type { KnowledgeModel, SourceEntry } from './knowledge-model';
+import type { KnowledgeModel } from './knowledge-model';
+import type { SourceEntry } from './model-types';
 import { maturityVerdict } from '../rules/maturity-gate';
-import { VIOLATION_WINDOW_DAYS } from './knowledge-model';
+import { VIOLATION_WINDOW_DAYS } from './counter-state';
 
 const RECENT_RECEIPTS = 50;
 

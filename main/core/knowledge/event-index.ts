@@ -1,6 +1,6 @@
 import { instant } from '../rules/counters';
 import { str, strList } from '../rules/entry-fields';
-import type { EventRef, SourceEvent } from './knowledge-model';
+import type { EventRef, SourceEvent } from './model-types';
 
 /** Knowledge events and legacy application-log lines by the entry ids they name, newest first per id. */
 export class EventIndex {

@@ -4,7 +4,7 @@ import { parseJsonObject } from '../store-index/sql';
 import { STORES, storeDef } from '../stores/catalog';
 import { parseFrontmatter } from '../stores/frontmatter';
 import { strList } from '../rules/entry-fields';
-import type { EntryCollection, EntryTier, KnowledgeInputs, SkillRef, SourceEntry, SourceEvent } from './knowledge-model';
+import type { EntryCollection, EntryTier, KnowledgeInputs, SkillRef, SourceEntry, SourceEvent } from './model-types';
 
 /**
  * Turns the index's rows (read through KnowledgeSource) into the knowledge model's inputs. Every

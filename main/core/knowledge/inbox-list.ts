@@ -1,7 +1,8 @@
 import type { Inboxes } from '../../../shared/contract/knowledge';
 import { entryConfidence, entryId, entryLesson, entryStatus } from '../rules/entry-fields';
 import { groupRejected, unactionableQueue } from './inboxes';
-import type { KnowledgeModel, SourceEntry } from './knowledge-model';
+import type { KnowledgeModel } from './knowledge-model';
+import type { SourceEntry } from './model-types';
 import { runSimilarityTask, type DuplicatesInput, type DuplicatesOutput } from './similarity-tasks';
 import type { TimeSlicer } from '../platform/util/time-slicer';
 

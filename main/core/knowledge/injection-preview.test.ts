@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { budgetRegime, MODEL_LIMIT_CHARS, previewInjection } from './injection-preview';
-import { sanitizeForContext } from './injection-blocks';
-import { baseScore, directiveScore, phaseCategories } from './injection-scoring';
+import { sanitizeForContext } from '../rules/injection-blocks';
+import { baseScore, directiveScore, phaseCategories } from '../rules/injection-scoring';
 import { DEFAULT_THRESHOLDS, resolveThresholds } from '../rules/thresholds';
 
 let n = 0;

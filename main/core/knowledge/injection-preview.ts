@@ -1,11 +1,11 @@
 import { entryId, entryLesson, entryScope, entryStatus, str, type RawEntry } from '../rules/entry-fields';
 import { normalizeLesson } from '../rules/similarity';
-import { MERGE_KINDS, mergeTierLessons, READER_DEDUP_THRESHOLD, type MergeKind, type TierMerge } from './tier-merge';
+import { MERGE_KINDS, mergeTierLessons, READER_DEDUP_THRESHOLD, type MergeKind, type TierMerge } from '../rules/tier-merge';
 import type { TimeSlicer } from '../platform/util/time-slicer';
-import { baseOrder } from './base-order';
+import { baseOrder } from '../rules/base-order';
 import { isActiveStatus, type KnowledgeThresholds } from '../rules/thresholds';
-import { baseScore, contextualScore, directiveScore, isDirectiveEntry, phaseCategories, type BaseScore, type ContextualScore, type DecisionContext, type DirectiveScore } from './injection-scoring';
-import { buildDirectiveBlock, buildLessonBlock } from './injection-blocks';
+import { baseScore, contextualScore, directiveScore, isDirectiveEntry, phaseCategories, type BaseScore, type ContextualScore, type DecisionContext, type DirectiveScore } from '../rules/injection-scoring';
+import { buildDirectiveBlock, buildLessonBlock } from '../rules/injection-blocks';
 
 /**
  * A preview of the documented injection rules: which entries the architect's

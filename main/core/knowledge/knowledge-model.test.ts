@@ -3,7 +3,8 @@ import { DirectivesQuery } from '../../../shared/contract/knowledge';
 import { listDirectives } from './directive-list';
 import { entryDetail } from './entry-detail';
 import { buildInboxes } from './inbox-list';
-import { KnowledgeModel, type SourceEntry } from './knowledge-model';
+import { KnowledgeModel } from './knowledge-model';
+import type { SourceEntry } from './model-types';
 import { DEFAULT_THRESHOLDS } from '../rules/thresholds';
 
 let rid = 0;

@@ -3,102 +3,46 @@ import type { EffectiveOutcomes } from '../rules/counters';
 import { CounterState } from './counter-state';
 import { CounterpartIndex, type Counterpart } from './counterparts';
 import { DerivedCache } from './derived-cache';
-import { directiveRow, isDirective } from './directive-rows';
+import { directiveRow } from './directive-rows';
+import { isDirective } from '../rules/directive-fields';
 import { entryId, entryStatus, type RawEntry } from '../rules/entry-fields';
 import { EventIndex } from './event-index';
 import type { EntryDelta } from './entry-cache';
-import type { ExpiryMarker, QualityMarkers } from '../rules/lifecycle';
 import { isActiveStatus, type KnowledgeThresholds } from '../rules/thresholds';
 import { NO_SLICING, type TimeSlicer } from '../platform/util/time-slicer';
+import type { EntryCollection, EntryMarkers, EntryTier, EventRef, KnowledgeInputs, SkillRef, SourceEntry } from './model-types';
 
-export { VIOLATION_WINDOW_DAYS } from './counter-state';
+
+/** The per-model views every knowledge request reads; built once per model by `buildViews`. */
+interface ModelViews {
+  /** Lessons of the main stores (swarm, link and hive files), any status. */
+  lessons: SourceEntry[];
+  byId: Map<string, SourceEntry[]>;
+  eventsById: Map<string, EventRef[]>;
+  directives: DirectiveRow[];
+  groups: { group: 'project' | 'hive'; entries: SourceEntry[] }[];
+  sources: { swarm: RawEntry[]; hive: RawEntry[]; retractions: RawEntry[] };
+}
+
+/** Items between two chances to give the event loop back (as in TimeSlicer). */
+const STEP = 64;
 
 /**
  * Everything the knowledge views derive, computed once per state of the stores: effective
  * counters, markers, counterparts across tiers, receipts per entry and citing skills. Inputs
  * are plain records (the index adapter fills them), so this stays testable without SQLite.
+ *
+ * Construction is explicit: `prepare()` (time-sliced, what the service calls) or `prepareNow()`
+ * build every view in one pass of `buildViews`; the accessors only read them. A model first used
+ * without either (a test, a small input) runs `prepareNow()` once, on that first use.
  */
-export type EntryTier = 'swarm' | 'hive' | 'link';
-export type EntryCollection = 'active' | 'rejected' | 'quarantined' | 'unactionable';
-
-export interface SourceEntry {
-  /** The index row id (stable while the file is not rewritten). */
-  rid: number;
-  /** The entry as the plugin reads it (v1→v2 normalisation applied). */
-  value: RawEntry;
-  /** The line exactly as written. */
-  text: string;
-  tier: EntryTier;
-  collection: EntryCollection;
-  storeKey: string;
-  file: string;
-  line: number;
-  notes: { field: string; note: string }[];
-}
-
-export interface SourceEvent {
-  value: Record<string, unknown>;
-  storeKey: string;
-  file: string;
-  line: number;
-}
-
-export interface SkillRef {
-  slug: string;
-  path: string;
-  kind: 'active' | 'proposal';
-  status: string | null;
-  retired: boolean;
-  stale: boolean;
-  sourceIds: string[];
-}
-
-export interface KnowledgeInputs {
-  /** File order (file, then line). */
-  entries: readonly SourceEntry[];
-  /** `knowledge-events.jsonl` lines (file order). */
-  knowledgeEvents: SourceEvent[];
-  /** Legacy `knowledge-application.jsonl` lines (file order). */
-  applicationLog: SourceEvent[];
-  /** Parsed `knowledge-counter-baseline.json`, or null. */
-  baseline: unknown;
-  retractions: RawEntry[];
-  skills: SkillRef[];
-}
-
-export interface EntryMarkers {
-  expiry: ExpiryMarker | null;
-  quality: QualityMarkers;
-  signal: number;
-  shown: number;
-  violationsInWindow: number;
-  lastViolationAt: string | null;
-}
-
-export interface EventRef {
-  kind: string;
-  at: string | null;
-  traceId: string | null;
-  sessionId: string | null;
-  phase: string | null;
-  agent: string | null;
-  reason: string | null;
-  source: string | null;
-  storeKey: string;
-  file: string;
-  line: number;
-}
-
 export class KnowledgeModel {
-  private lessonList?: SourceEntry[];
-  private byIdCache?: Map<string, SourceEntry[]>;
-  private eventsById?: Map<string, EventRef[]>;
+  private views?: ModelViews;
+  /** Views taken over from the previous model of the same stores (see adopt). */
+  private readonly adopted: Partial<ModelViews> = {};
   private counterpartIndex?: CounterpartIndex;
-  private directiveList?: DirectiveRow[];
-  private groups?: { group: 'project' | 'hive'; entries: SourceEntry[] }[];
   /** The previous model's id lookup and the lines appended since, when that is all that changed. */
   private grownFrom?: { byId: Map<string, SourceEntry[]>; delta: EntryDelta };
-  private sources?: { swarm: RawEntry[]; hive: RawEntry[]; retractions: RawEntry[] };
   private readonly memo = new Map<string, unknown>();
   readonly counters: CounterState;
   /** When the stores were read for this model (epoch ms). */
@@ -126,59 +70,110 @@ export class KnowledgeModel {
    * Counterpart postings are large and kept incrementally by the service (`useCounterparts`).
    */
   async prepare(slicer: TimeSlicer = NO_SLICING): Promise<void> {
-    const lessons = (this.lessonList ??= await slicer.filter(this.inputs.entries, (e) => e.collection === 'active'));
-    if (!this.byIdCache && this.grownFrom) {
+    if (this.views) return;
+    const build = this.buildViews();
+    let step = build.next();
+    while (!step.done) {
+      await slicer.yield();
+      step = build.next();
+    }
+    this.views ??= step.value;
+  }
+
+  /** The same build as prepare(), in one go (and the counterpart postings, which the service otherwise supplies). */
+  prepareNow(): this {
+    if (!this.views) {
+      const build = this.buildViews();
+      let step = build.next();
+      while (!step.done) step = build.next();
+      this.views = step.value;
+    }
+    this.counterpartIndex ??= CounterpartIndex.buildNow(this.views.lessons, this.derived);
+    return this;
+  }
+
+  private get built(): ModelViews {
+    return this.views ?? (this.prepareNow().views as ModelViews);
+  }
+
+  /** The one build of the views; yields every STEP items so prepare() can slice it. */
+  private *buildViews(): Generator<void, ModelViews> {
+    const { inputs, adopted } = this;
+    const each = function* <T>(items: Iterable<T>, fn: (item: T) => void): Generator<void> {
+      let n = 0;
+      for (const item of items) {
+        fn(item);
+        if (++n % STEP === 0) yield;
+      }
+    };
+    let lessons = adopted.lessons;
+    if (!lessons) {
+      const list: SourceEntry[] = [];
+      yield* each(inputs.entries, (e) => e.collection === 'active' && list.push(e));
+      lessons = list;
+    }
+    let byId = adopted.byId;
+    if (!byId && this.grownFrom) {
+      // Lines only appended: the previous lookup is extended rather than rebuilt.
       const { byId: base, delta } = this.grownFrom;
-      const byId = new Map<string, SourceEntry[]>();
-      await slicer.forEach(base, ([id, list]) => byId.set(id, list));
+      const grown = new Map<string, SourceEntry[]>();
+      yield* each(base, ([id, list]) => grown.set(id, list));
       for (const entry of delta.added) {
         const id = entryId(entry.value);
-        const list = [...(byId.get(id) ?? [])];
+        const list = [...(grown.get(id) ?? [])];
         let at = list.length;
         while (at > 0 && delta.compare(list[at - 1]!, entry) > 0) at--;
         list.splice(at, 0, entry);
-        byId.set(id, list);
+        grown.set(id, list);
       }
-      this.byIdCache = byId;
+      byId = grown;
     }
-    if (!this.byIdCache) {
-      const byId = new Map<string, SourceEntry[]>();
-      await slicer.forEach(this.inputs.entries, (entry) => {
+    if (!byId) {
+      const fresh = new Map<string, SourceEntry[]>();
+      yield* each(inputs.entries, (entry) => {
         const key = entryId(entry.value);
-        const list = byId.get(key);
+        const list = fresh.get(key);
         if (list) list.push(entry);
-        else byId.set(key, [entry]);
+        else fresh.set(key, [entry]);
       });
-      this.byIdCache ??= byId;
+      byId = fresh;
     }
-    if (!this.directiveList) {
+    let directives = adopted.directives;
+    if (!directives) {
       const rows = this.derived.directiveRows(this.counters, this.thresholds);
       const list: DirectiveRow[] = [];
-      await slicer.forEach(lessons, (source) => {
+      yield* each(lessons, (source) => {
         if (isDirective(source.value)) list.push(this.directiveRowOf(source, rows));
       });
-      this.directiveList ??= list;
+      directives = list;
     }
-    if (!this.groups) {
-      const active = await slicer.filter(lessons, (e) => isActiveStatus(entryStatus(e.value)));
-      const project = await slicer.filter(active, (e) => e.tier !== 'hive');
-      const hive = await slicer.filter(active, (e) => e.tier === 'hive');
-      this.groups ??= [
+    let groups = adopted.groups;
+    if (!groups) {
+      const project: SourceEntry[] = [];
+      const hive: SourceEntry[] = [];
+      yield* each(lessons, (e) => {
+        if (isActiveStatus(entryStatus(e.value))) (e.tier === 'hive' ? hive : project).push(e);
+      });
+      groups = [
         { group: 'project', entries: project },
         { group: 'hive', entries: hive },
       ];
     }
-    if (!this.eventsById) {
+    let eventsById = adopted.eventsById;
+    if (!eventsById) {
       const index = new EventIndex();
-      await slicer.forEach(this.inputs.knowledgeEvents, (event) => index.addKnowledgeEvent(event));
-      await slicer.forEach(this.inputs.applicationLog, (event) => index.addLegacyLine(event));
-      this.eventsById ??= index.finish();
+      yield* each(inputs.knowledgeEvents, (event) => index.addKnowledgeEvent(event));
+      yield* each(inputs.applicationLog, (event) => index.addLegacyLine(event));
+      eventsById = index.finish();
     }
-    if (!this.sources) {
-      const swarm = await slicer.map(await slicer.filter(lessons, (e) => e.tier !== 'hive'), (e) => e.value);
-      const hive = await slicer.map(await slicer.filter(lessons, (e) => e.tier === 'hive'), (e) => e.value);
-      this.sources ??= { swarm, hive, retractions: this.inputs.retractions };
+    let sources = adopted.sources;
+    if (!sources) {
+      const swarm: RawEntry[] = [];
+      const hive: RawEntry[] = [];
+      yield* each(lessons, (e) => (e.tier === 'hive' ? hive : swarm).push(e.value));
+      sources = { swarm, hive, retractions: inputs.retractions };
     }
+    return { lessons, byId, eventsById, directives, groups, sources };
   }
 
   /**
@@ -186,20 +181,19 @@ export class KnowledgeModel {
    * change to counters or skills alone then costs no pass over 100k entries.
    */
   adopt(previous: KnowledgeModel, delta?: EntryDelta): void {
+    const before = previous.views;
     if (previous.inputs.entries !== this.inputs.entries) {
-      // Lines only appended: the id lookup is extended rather than rebuilt (see prepare).
-      if (delta && delta.dropped === 0 && delta.from === previous.inputs.entries && previous.byIdCache) this.grownFrom = { byId: previous.byIdCache, delta };
+      // Lines only appended: the id lookup is extended rather than rebuilt (see buildViews).
+      if (delta && delta.dropped === 0 && delta.from === previous.inputs.entries && before) this.grownFrom = { byId: before.byId, delta };
       return;
     }
-    this.lessonList ??= previous.lessonList;
-    this.byIdCache ??= previous.byIdCache;
-    this.groups ??= previous.groups;
     this.counterpartIndex ??= previous.counterpartIndex;
-    if (previous.sources) this.sources ??= { ...previous.sources, retractions: this.inputs.retractions };
     if (previous.memo.has('triage')) this.memo.set('triage', previous.memo.get('triage'));
-    if (previous.inputs.knowledgeEvents === this.inputs.knowledgeEvents && previous.inputs.applicationLog === this.inputs.applicationLog) this.eventsById ??= previous.eventsById;
+    if (!before) return;
+    Object.assign(this.adopted, { lessons: before.lessons, byId: before.byId, groups: before.groups, sources: { ...before.sources, retractions: this.inputs.retractions } });
+    if (previous.inputs.knowledgeEvents === this.inputs.knowledgeEvents && previous.inputs.applicationLog === this.inputs.applicationLog) this.adopted.eventsById = before.eventsById;
     if (previous.counters === this.counters && JSON.stringify(previous.thresholds) === JSON.stringify(this.thresholds)) {
-      this.directiveList ??= previous.directiveList;
+      this.adopted.directives = before.directives;
       for (const [key, value] of previous.memo) if (key.startsWith('directives:')) this.memo.set(key, value);
     }
   }
@@ -218,20 +212,11 @@ export class KnowledgeModel {
 
   /** Lessons of the main stores (swarm, link and hive files), any status. */
   lessons(): SourceEntry[] {
-    return (this.lessonList ??= this.inputs.entries.filter((e) => e.collection === 'active'));
+    return this.built.lessons;
   }
 
   byId(id: string): SourceEntry[] {
-    if (!this.byIdCache) {
-      this.byIdCache = new Map();
-      for (const entry of this.inputs.entries) {
-        const key = entryId(entry.value);
-        const list = this.byIdCache.get(key);
-        if (list) list.push(entry);
-        else this.byIdCache.set(key, [entry]);
-      }
-    }
-    return this.byIdCache.get(id) ?? [];
+    return this.built.byId.get(id) ?? [];
   }
 
   /** The main copy of an id: the active store first, then quarantine and the queue, rejected fingerprints last. */
@@ -251,29 +236,25 @@ export class KnowledgeModel {
 
   /** Knowledge events and legacy log lines naming this id, newest first. */
   events(id: string): EventRef[] {
-    if (!this.eventsById) {
-      const index = new EventIndex();
-      for (const event of this.inputs.knowledgeEvents) index.addKnowledgeEvent(event);
-      for (const event of this.inputs.applicationLog) index.addLegacyLine(event);
-      this.eventsById = index.finish();
-    }
-    return this.eventsById.get(id) ?? [];
+    return this.built.eventsById.get(id) ?? [];
   }
 
   citingSkills(id: string): SkillRef[] {
     return this.inputs.skills.filter((skill) => skill.sourceIds.includes(id));
   }
 
+  private counterpartPostings(): CounterpartIndex {
+    return this.counterpartIndex ?? (this.prepareNow().counterpartIndex as CounterpartIndex);
+  }
+
   /** The same or a near-duplicate lesson (≥ dedup_threshold) in the other tier group. */
   counterparts(entry: SourceEntry): Counterpart[] {
-    this.counterpartIndex ??= CounterpartIndex.buildNow(this.lessons(), this.derived);
-    return this.counterpartIndex.find(entry, this.thresholds.dedup_threshold);
+    return this.counterpartPostings().find(entry, this.thresholds.dedup_threshold);
   }
 
   /** counterparts() in time slices. */
   counterpartsSliced(entry: SourceEntry, slicer: TimeSlicer): Promise<Counterpart[]> {
-    this.counterpartIndex ??= CounterpartIndex.buildNow(this.lessons(), this.derived);
-    return this.counterpartIndex.findSliced(entry, this.thresholds.dedup_threshold, slicer);
+    return this.counterpartPostings().findSliced(entry, this.thresholds.dedup_threshold, slicer);
   }
 
   private directiveRowOf(source: SourceEntry, rows: WeakMap<SourceEntry, DirectiveRow>): DirectiveRow {
@@ -284,34 +265,16 @@ export class KnowledgeModel {
 
   /** Lessons with v2 directive fields as directive rows (file order); rows are reused while counters and thresholds stay. */
   directiveRows(): DirectiveRow[] {
-    if (!this.directiveList) {
-      const rows = this.derived.directiveRows(this.counters, this.thresholds);
-      this.directiveList = this.lessons()
-        .filter((source) => isDirective(source.value))
-        .map((source) => this.directiveRowOf(source, rows));
-    }
-    return this.directiveList;
+    return this.built.directives;
   }
 
   /** Lessons eligible for the injection preview, tiers split as the reader sees them. */
   injectionSources(): { swarm: RawEntry[]; hive: RawEntry[]; retractions: RawEntry[] } {
-    const lessons = this.lessons();
-    return (this.sources ??= {
-      swarm: lessons.filter((e) => e.tier !== 'hive').map((e) => e.value),
-      hive: lessons.filter((e) => e.tier === 'hive').map((e) => e.value),
-      retractions: this.inputs.retractions,
-    });
+    return this.built.sources;
   }
 
   /** Active lessons per tier group, for near-duplicate clustering. */
   clusterGroups(): { group: 'project' | 'hive'; entries: SourceEntry[] }[] {
-    if (!this.groups) {
-      const active = this.lessons().filter((e) => isActiveStatus(entryStatus(e.value)));
-      this.groups = [
-        { group: 'project', entries: active.filter((e) => e.tier !== 'hive') },
-        { group: 'hive', entries: active.filter((e) => e.tier === 'hive') },
-      ];
-    }
-    return this.groups;
+    return this.built.groups;
   }
 }

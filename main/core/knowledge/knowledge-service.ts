@@ -25,11 +25,12 @@ import {
 } from './injection-preview';
 import { CounterpartIndex } from './counterparts';
 import { entryId, entryLesson, type RawEntry } from '../rules/entry-fields';
-import { KnowledgeModel, type EntryMarkers, type KnowledgeInputs, type SourceEntry } from './knowledge-model';
+import { KnowledgeModel } from './knowledge-model';
+import type { EntryMarkers, KnowledgeInputs, SourceEntry } from './model-types';
 import { LatestResult } from './latest-result';
 import { SimilarityRunner } from './similarity-runner';
 import { thresholdsInForce } from '../rules/thresholds-in-force';
-import { PHASE_CATEGORY_SETS } from './injection-scoring';
+import { PHASE_CATEGORY_SETS } from '../rules/injection-scoring';
 import type { KnowledgeThresholds } from '../rules/thresholds';
 
 /** What the service needs of the store index: its readiness, its connection and its changes. */

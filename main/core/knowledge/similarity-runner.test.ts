@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { SimilarityRunner } from './similarity-runner';
 import { runSimilarityTask } from './similarity-tasks';
-import { MERGE_KINDS } from './tier-merge';
+import { MERGE_KINDS } from '../rules/tier-merge';
 
 const lessons = [
   'Run the focused test file after editing a fixture to catch snapshot drift.',

@@ -1,6 +1,6 @@
 import { nearDuplicateClusters, type DuplicateCluster } from './clusters';
-import { baseOrder } from './base-order';
-import { mergeTierLessons, type TierMerge } from './tier-merge';
+import { baseOrder } from '../rules/base-order';
+import { mergeTierLessons, type TierMerge } from '../rules/tier-merge';
 
 /**
  * The whole-corpus similarity computations (seconds at 100k lessons), as pure functions of plain

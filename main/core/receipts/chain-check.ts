@@ -1,5 +1,5 @@
 import { canonicalJson, GENESIS_PREV, sha256Hex } from '../rules/canonical-json';
-import { RECEIPT_SCHEMA, RECORD_TYPES_BY_FILE, type ChainFileKind } from './receipt-format';
+import { RECEIPT_SCHEMA, RECORD_TYPES_BY_FILE, type ChainFileKind } from '../rules/receipt-format';
 
 /**
  * The per-record rules of a V2 hash chain (journal, archive, quarantine): schema, envelope,

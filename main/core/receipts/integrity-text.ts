@@ -1,5 +1,5 @@
 import type { FileIntegrity } from '../../../shared/contract/receipts';
-import { REPAIR_TOOL, V2_FILES, type ChainFileKind } from './receipt-format';
+import { REPAIR_TOOL, V2_FILES, type ChainFileKind } from '../rules/receipt-format';
 import type { ChainFileReport } from './verify-file';
 
 /**

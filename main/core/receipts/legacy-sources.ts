@@ -1,7 +1,7 @@
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { readJsonl, type JsonlReadResult } from '../stores/jsonl-reader';
-import { LEGACY_FILES } from './receipt-format';
+import { readViewDocument } from '../stores/view-reads';
+import { LEGACY_FILES } from '../rules/receipt-format';
 
 /**
  * The receipt logs the released plugin writes (docs/plugin-formats.md#legacy-receipts,
@@ -53,13 +53,9 @@ async function readLog(file: string, confineTo: readonly string[] | undefined, k
 
 const isGateEvent = (value: Rec) => typeof value.event === 'string' && value.event.startsWith('knowledge_application_gate_');
 
-async function readBaseline(file: string): Promise<Record<string, unknown>> {
-  try {
-    const parsed = JSON.parse(await fs.readFile(file, 'utf8')) as unknown;
-    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
+async function readBaseline(file: string, projectDir: string, confineTo: readonly string[] | undefined): Promise<Record<string, unknown>> {
+  const read = await readViewDocument('knowledge-counter-baseline', file, { projectDir, confineTo });
+  return read.value && !Array.isArray(read.value.items) ? read.value : {};
 }
 
 export async function readLegacySources(paths: LegacyPaths): Promise<LegacySources> {
@@ -70,7 +66,7 @@ export async function readLegacySources(paths: LegacyPaths): Promise<LegacySourc
     readLog(path.join(paths.knowledgeDir, LEGACY_FILES.application), roots),
     readLog(path.join(paths.swarmDir, LEGACY_FILES.unacknowledged), roots),
     readLog(path.join(paths.swarmDir, 'events.jsonl'), roots, isGateEvent),
-    readBaseline(path.join(paths.knowledgeDir, 'knowledge-counter-baseline.json')),
+    readBaseline(path.join(paths.knowledgeDir, 'knowledge-counter-baseline.json'), path.dirname(paths.swarmDir), roots),
   ]);
   return { events, application, unacknowledged, gateEvents, baseline, linkRedirected: path.resolve(paths.knowledgeDir) !== path.resolve(paths.swarmDir) };
 }

@@ -1,6 +1,6 @@
 import type { Trace, TraceEntry } from '../../../shared/contract/receipts';
 import type { LegacySources } from './legacy-sources';
-import { isOutcome, isTerminalSource, type TerminalSource } from './receipt-format';
+import { isOutcome, isTerminalSource, type TerminalSource } from '../rules/receipt-format';
 import { evidenceOf, int, msBetween, newEntry, newTrace, str, type V2Traces } from './trace-model';
 
 /**

@@ -1,5 +1,5 @@
 import { canonicalJson } from '../rules/canonical-json';
-import { isOutcome } from './receipt-format';
+import { isOutcome } from '../rules/receipt-format';
 
 /**
  * Rebuilds the ledger's live state from journal records, as the (proposed) plugin would when it

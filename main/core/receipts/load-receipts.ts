@@ -24,7 +24,7 @@ export interface LoadOptions {
 /** Verifies the V2 files, reads the legacy logs and the escape-hatch config, and builds the model. */
 export async function loadReceipts(paths: ReceiptPaths, options: LoadOptions = {}): Promise<ReceiptsModel> {
   const [verified, legacy] = await Promise.all([
-    verifyReceipts(paths.swarmDir, { collect: true, ...(options.now ? { now: options.now } : {}) }),
+    verifyReceipts(paths.swarmDir, { collect: true, confineTo: paths.allowSymlinksOutside ? undefined : [paths.projectDir, paths.knowledgeDir], ...(options.now ? { now: options.now } : {}) }),
     readLegacySources(paths),
   ]);
   const hatches = readEscapeHatches({ projectDir: paths.projectDir, ...(options.env ? { env: options.env } : {}) });

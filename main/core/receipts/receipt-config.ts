@@ -1,6 +1,6 @@
 import type { EscapeHatches } from '../../../shared/contract/receipts';
 import { loadSwarmConfig, type ConfigLocations } from '../platform/config/load-config';
-import { DEFAULT_GATE_STALENESS_MS, DEFAULT_MAX_GATE_DENIALS, DEFAULT_RECEIPT_CLOSE_GRACE_DAYS } from './receipt-format';
+import { DEFAULT_GATE_STALENESS_MS, DEFAULT_MAX_GATE_DENIALS, DEFAULT_RECEIPT_CLOSE_GRACE_DAYS } from '../rules/receipt-format';
 
 /**
  * The receipt settings in force (docs/plugin-formats.md#configuration, DOC-ONLY keys): the gate escape hatches

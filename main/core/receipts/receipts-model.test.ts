@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChainBuilder } from '../../../testing/receipts/journal-builder';
+import { ChainBuilder } from '../../demo/receipt-chain';
 import { loadReceipts } from './load-receipts';
 import { funnelOf, obligationsOf, phasesOf, tracesPage, type ReceiptsModel } from './receipts-model';
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ChainBuilder } from '../../../testing/receipts/journal-builder';
+import { ChainBuilder } from '../../demo/receipt-chain';
 import { ReceiptsService } from './receipts-service';
 
 const cleanups: (() => unknown)[] = [];

@@ -4,7 +4,7 @@ import type { ReceiptsEvent } from '../../../shared/contract/receipts';
 import { StoreWatcher, type WatchTarget } from '../platform/watch/store-watcher';
 import { GateAppendFilter } from './gate-append-filter';
 import { loadReceipts, type LoadOptions, type ReceiptPaths } from './load-receipts';
-import { LEGACY_FILES, V2_FILES } from './receipt-format';
+import { LEGACY_FILES, V2_FILES } from '../rules/receipt-format';
 import type { ReceiptsModel } from './receipts-model';
 
 type ReceiptsEventValue = z.infer<typeof ReceiptsEvent>;

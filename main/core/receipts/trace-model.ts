@@ -1,5 +1,5 @@
 import type { Release, Terminal, Trace, TraceEntry } from '../../../shared/contract/receipts';
-import { isAuditKind, isOutcome, isReleaseKind, isTerminalSource, sourceRank, type Outcome, type TerminalSource } from './receipt-format';
+import { isAuditKind, isOutcome, isReleaseKind, isTerminalSource, sourceRank, type Outcome, type TerminalSource } from '../rules/receipt-format';
 
 /**
  * Retrieval traces from the V2 journal (authoritative) and its archive: each displayed entry

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalJson, GENESIS_PREV, receiptRecordHash, sha256Hex } from '../rules/canonical-json';
-import { ChainBuilder, type ReceiptRecord } from '../../../testing/receipts/journal-builder';
+import { ChainBuilder, type ReceiptRecord } from '../../demo/receipt-chain';
 import { verifyChainFile, type VerifyOptions } from './verify-file';
 
 let dir: string;

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
+import { outsideMessage, outsideTarget, sameFile } from '../stores/containment';
 import { ChainChecker, type ChainBreak, type RecordLocation } from './chain-check';
 import { FastEnvelope, HASH_MEMBER_BYTES, LineHasher, rawHashMatches, readEnvelope } from './fast-envelope';
-import type { ChainFileKind } from './receipt-format';
+import type { ChainFileKind } from '../rules/receipt-format';
 
 /**
  * Verifies one chained V2 file (journal, archive or quarantine) read-only and streaming: the
@@ -61,7 +62,12 @@ export interface VerifyOptions {
   chunkBytes?: number;
   /** Longest line accepted (checkpoints can be large); longer is reported as corrupt. */
   maxLineBytes?: number;
+  /** Read only if the file resolves inside one of these folders (stores/containment.ts). */
+  confineTo?: readonly string[];
 }
+
+/** The OS-error code a file refused by containment is reported with. */
+export const OUTSIDE_WORKSPACE = 'OUTSIDE_WORKSPACE';
 
 const NEWLINE = 0x0a;
 /** Buffer's own latin1 decoder (what `toString('latin1', …)` calls after checking its arguments). */
@@ -69,14 +75,10 @@ type LatinSlicer = Buffer & { latin1Slice(start: number, end: number): string };
 const DEFAULT_CHUNK = 4 * 1024 * 1024;
 const DEFAULT_MAX_LINE = 256 * 1024 * 1024;
 
-function emptyReport(kind: ChainFileKind, path: string): ChainFileReport {
+/** What a chain report and a file's integrity say before any line was read (a fresh `uncertainty` list each time). */
+export function nothingReadYet() {
   return {
-    kind,
-    path,
-    state: 'ok',
-    bytes: 0,
     lines: 0,
-    verifiedRecords: 0,
     firstSeq: null,
     lastSeq: null,
     lastHash: null,
@@ -86,10 +88,12 @@ function emptyReport(kind: ChainFileKind, path: string): ChainFileReport {
     break: null,
     tail: null,
     osError: null,
-    uncertainty: [],
-    lastPhase: null,
-    lastSessionId: null,
+    uncertainty: [] as UncertaintyRecord[],
   };
+}
+
+function emptyReport(kind: ChainFileKind, path: string): ChainFileReport {
+  return { kind, path, state: 'ok', bytes: 0, verifiedRecords: 0, ...nothingReadYet(), lastPhase: null, lastSessionId: null };
 }
 
 function osErrorOf(error: unknown): { code: string; message: string } {
@@ -110,6 +114,8 @@ function parseLine(text: string): { value: Record<string, unknown> } | { error: 
 
 export async function verifyChainFile(kind: ChainFileKind, path: string, options: VerifyOptions = {}): Promise<ChainFileReport> {
   const report = emptyReport(kind, path);
+  const outside = options.confineTo ? outsideTarget(path, options.confineTo) : null;
+  if (outside !== null) return { ...report, state: 'unreadable', osError: { code: OUTSIDE_WORKSPACE, message: outsideMessage(path, outside) } };
   let handle: fs.promises.FileHandle;
   try {
     handle = await fs.promises.open(path, 'r');
@@ -119,6 +125,9 @@ export async function verifyChainFile(kind: ChainFileKind, path: string, options
   }
   try {
     const stat = await handle.stat();
+    if (options.confineTo && !sameFile(stat, path)) {
+      return { ...report, state: 'unreadable', osError: { code: OUTSIDE_WORKSPACE, message: `${path} changed while it was being opened; not read` } };
+    }
     if (!stat.isFile()) {
       return { ...report, state: 'unreadable', osError: { code: 'EISDIR', message: `${path} is not a regular file` } };
     }

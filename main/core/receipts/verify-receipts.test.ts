@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { canonicalJson, sha256Hex } from '../rules/canonical-json';
-import { ChainBuilder } from '../../../testing/receipts/journal-builder';
+import { ChainBuilder } from '../../demo/receipt-chain';
 import { verifyReceipts } from './verify-receipts';
 
 const A = 'aaaa1111-0000-4000-8000-000000000000';

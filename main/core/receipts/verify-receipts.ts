@@ -4,8 +4,9 @@ import type { FileIntegrity, Integrity } from '../../../shared/contract/receipts
 import { canonicalJson, sha256Hex } from '../rules/canonical-json';
 import { chainIntegrity } from './integrity-text';
 import { describeLiveDifference, LiveStateBuilder } from './live-state';
-import { SNAPSHOT_SCHEMA, V2_FILES } from './receipt-format';
-import { verifyChainFile, type ChainFileReport } from './verify-file';
+import { SNAPSHOT_SCHEMA, V2_FILES } from '../rules/receipt-format';
+import { nothingReadYet, OUTSIDE_WORKSPACE, verifyChainFile, type ChainFileReport } from './verify-file';
+import { outsideMessage, outsideTarget, sameFile } from '../stores/containment';
 
 /**
  * Verifies the four V2 receipt files of one project `.swarm/` (never link-redirected), read-only:
@@ -26,15 +27,25 @@ interface VerifiedReceipts {
 interface VerifyReceiptsOptions {
   /** Keep the parsed records (the receipts model needs them). */
   collect?: boolean;
+  /** Read only files that resolve inside these folders (stores/containment.ts); absent: anywhere. */
+  confineTo?: readonly string[];
   now?: () => number;
 }
 
 type SnapshotRead = { state: 'absent' } | { state: 'unreadable'; code: string; message: string; bytes: number | null } | { state: 'invalid'; message: string; bytes: number } | { state: 'read'; value: Rec; bytes: number };
 
-async function readSnapshot(file: string): Promise<SnapshotRead> {
+async function readSnapshot(file: string, confineTo: readonly string[] | undefined): Promise<SnapshotRead> {
+  const outside = confineTo ? outsideTarget(file, confineTo) : null;
+  if (outside !== null) return { state: 'unreadable', code: OUTSIDE_WORKSPACE, message: outsideMessage(file, outside), bytes: null };
   let bytes: Buffer;
   try {
-    bytes = await fs.promises.readFile(file);
+    const handle = await fs.promises.open(file, 'r');
+    try {
+      if (confineTo && !sameFile(await handle.stat(), file)) return { state: 'unreadable', code: OUTSIDE_WORKSPACE, message: `${file} changed while it was being opened; not read`, bytes: null };
+      bytes = await handle.readFile();
+    } finally {
+      await handle.close().catch(() => undefined);
+    }
   } catch (error) {
     const e = error as NodeJS.ErrnoException;
     if (e.code === 'ENOENT') return { state: 'absent' };
@@ -63,18 +74,8 @@ function snapshotIntegrity(file: string, read: SnapshotRead, journal: ChainFileR
     state: 'ok',
     reason: '',
     bytes: 'bytes' in read ? read.bytes : null,
-    lines: 0,
     records: 0,
-    firstSeq: null,
-    lastSeq: null,
-    lastHash: null,
-    generation: null,
-    checkpoints: 0,
-    nonCanonicalLines: 0,
-    break: null,
-    tail: null,
-    osError: null,
-    uncertainty: [],
+    ...nothingReadYet(),
     snapshot: null,
     recovery: null,
   };
@@ -153,7 +154,8 @@ function summaryOf(verdict: Integrity['verdict'], files: readonly FileIntegrity[
 export async function verifyReceipts(swarmDir: string, options: VerifyReceiptsOptions = {}): Promise<VerifiedReceipts> {
   const now = options.now ?? Date.now;
   const file = (kind: keyof typeof V2_FILES) => path.join(swarmDir, V2_FILES[kind]);
-  const snapshotRead = await readSnapshot(file('snapshot'));
+  const confineTo = options.confineTo;
+  const snapshotRead = await readSnapshot(file('snapshot'), confineTo);
   const snap = snapshotRead.state === 'read' ? snapshotRead.value : null;
   const targetSeq = snap && Number.isInteger(snap.seq) ? (snap.seq as number) : null;
   const builtAtMs = snap && typeof snap.built_at === 'string' && Number.isFinite(Date.parse(snap.built_at)) ? Date.parse(snap.built_at) : null;
@@ -164,6 +166,7 @@ export async function verifyReceipts(swarmDir: string, options: VerifyReceiptsOp
   let captured: Captured | null = null;
   const needRecords = options.collect || live !== null;
   const journal = await verifyChainFile('journal', file('journal'), {
+    confineTo,
     onRecord: needRecords
       ? (record) => {
           if (options.collect) journalRecords.push(record);
@@ -177,8 +180,8 @@ export async function verifyReceipts(swarmDir: string, options: VerifyReceiptsOp
         }
       : undefined,
   });
-  const archive = await verifyChainFile('archive', file('archive'), options.collect ? { onRecord: (record) => archiveRecords.push(record) } : {});
-  const quarantine = await verifyChainFile('quarantine', file('quarantine'));
+  const archive = await verifyChainFile('archive', file('archive'), { confineTo, ...(options.collect ? { onRecord: (record: Rec) => archiveRecords.push(record) } : {}) });
+  const quarantine = await verifyChainFile('quarantine', file('quarantine'), { confineTo });
 
   const files = [chainIntegrity(journal), snapshotIntegrity(file('snapshot'), snapshotRead, journal, captured), chainIntegrity(archive), chainIntegrity(quarantine)];
   const verdict = verdictOf(files);

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../rules/canonical-json';
-import { ChainBuilder } from '../../../testing/receipts/journal-builder';
+import { ChainBuilder } from '../../demo/receipt-chain';
 import { createConsoleCore, type ConsoleCore } from '../console-core';
 
 const cleanups: (() => Promise<void> | void)[] = [];

@@ -12,6 +12,8 @@ import { commitApply, commitReject, commitRetire, previewApply, previewReject, p
 import { listImproverProposals, readQuotas } from '../skills/improver';
 import { listCandidates, listSkills, skillDetail, toPlanView, type SourceView } from '../skills/skills-read';
 import type { Workspace } from '../workspace/workspace';
+import { confinementOf } from '../stores/containment';
+import type { StoreScope } from '../stores/view-reads';
 import type { CoreContext } from './context';
 import type { CallHandlers } from './dispatcher';
 import { knowledgeOf } from './knowledge-handlers';
@@ -34,6 +36,9 @@ const storesOf = (workspace: Workspace) => {
   const { projectDir, swarmDir, knowledgeDir, hiveDir } = workspace.paths;
   return { projectDir, swarmDir, knowledgeDir, hiveDir };
 };
+
+/** What the skill and curator views may read: the project, confined like every store read of the workspace. */
+export const scopeOf = (workspace: Workspace): StoreScope => ({ projectDir: workspace.paths.projectDir, confineTo: confinementOf(workspace.paths) });
 
 function sourceLookup(model: KnowledgeModel) {
   return (id: string): SourceView => {
@@ -77,21 +82,21 @@ export function createSkillHandlers(ctx: CoreContext, human: HumanServices): Pic
   const dismissals = () => dismissalsFile(ctx.options.userDataDir, workspace().paths.projectDir, workspace().paths.hiveDir);
   const fullQueue = async () => {
     const m = await model();
-    const { projectDir } = workspace().paths;
-    return reviewQueue({ skills: listSkills(projectDir), curator: curatorOverview(projectDir, entryLookup(m)), entries: m.inputs.entries, decisions: ['approve', 'reject'] });
+    const scope = scopeOf(workspace());
+    return reviewQueue({ skills: await listSkills(scope), curator: await curatorOverview(scope, entryLookup(m)), entries: m.inputs.entries, decisions: ['approve', 'reject'] });
   };
   return {
-    'skills.overview': () => {
-      const { projectDir } = workspace().paths;
-      return { skills: listSkills(projectDir), candidates: listCandidates(projectDir), improver: { proposals: listImproverProposals(projectDir), quotas: readQuotas(projectDir) } };
+    'skills.overview': async () => {
+      const scope = scopeOf(workspace());
+      return { skills: await listSkills(scope), candidates: await listCandidates(scope), improver: { proposals: await listImproverProposals(scope), quotas: await readQuotas(scope) } };
     },
     'skills.detail': async ({ slug, kind }) => {
-      const detail = skillDetail(storesOf(workspace()), slug, kind, sourceLookup(await model()));
+      const detail = await skillDetail(storesOf(workspace()), scopeOf(workspace()), slug, kind, sourceLookup(await model()));
       if (!detail) throw new ConsoleError('not_found', `No ${kind === 'proposal' ? 'draft or motif proposal' : 'generated skill'} with the slug ${JSON.stringify(slug.slice(0, 80))}`);
       return detail;
     },
     'skills.planApply': ({ slug, force, evaluate }) => toPlanView(planApply(storesOf(workspace()), { slug, force, evaluate })),
-    'curator.overview': async () => curatorOverview(workspace().paths.projectDir, entryLookup(await model())),
+    'curator.overview': async () => curatorOverview(scopeOf(workspace()), entryLookup(await model())),
     'review.queue': async () => {
       const full = await fullQueue();
       const dismissedKeys = readDismissedKeys(dismissals());

@@ -1,40 +1,37 @@
 import path from 'node:path';
-import fs from 'node:fs';
 import type { z } from 'zod';
 import type { ImproverProposal, Quota } from '../../../shared/contract/skills';
 import { parseFrontmatter } from '../stores/frontmatter';
-import { asRecord, list, n, readJson, s } from './skill-logs';
-import { isTempName } from '../platform/paths/temp-name';
+import { projectStoreFiles, readViewDocument, readViewText, type StoreScope } from '../stores/view-reads';
+import { asRecord, list, n, s } from './skill-logs';
 
 type Proposal = z.infer<typeof ImproverProposal>;
 type QuotaView = z.infer<typeof Quota>;
 
 /** `.swarm/skill-improver/proposals/*.md`, newest first (by `generated_at`, else the file name's timestamp). */
-export function listImproverProposals(projectDir: string): Proposal[] {
-  const dir = path.join(projectDir, '.swarm', 'skill-improver', 'proposals');
-  let names: string[];
-  try {
-    names = fs.readdirSync(dir);
-  } catch {
-    return [];
+export async function listImproverProposals(scope: StoreScope): Promise<Proposal[]> {
+  const out: Proposal[] = [];
+  for (const file of projectStoreFiles('skill-improver-proposals', scope.projectDir)) {
+    const name = path.basename(file.path);
+    const read = await readViewText(file.path, scope);
+    const base = { file: `.swarm/skill-improver/proposals/${name}`, generatedAt: null, targets: [], model: null, body: '' };
+    if (!read.present) {
+      if (read.problem) out.push({ ...base, source: 'unknown', problems: [read.problem] });
+      continue;
+    }
+    const parsed = parseFrontmatter(read.text);
+    const fm = parsed.frontmatter ?? {};
+    const source = fm.source === 'llm' || fm.source === 'deterministic_fallback' ? fm.source : 'unknown';
+    out.push({
+      ...base,
+      source,
+      generatedAt: s(fm.generated_at),
+      targets: list(fm.targets),
+      model: s(fm.model),
+      body: parsed.body.slice(0, 20_000),
+      problems: [...parsed.problems, ...(source === 'unknown' ? [`source is ${JSON.stringify(fm.source ?? null)}, expected llm or deterministic_fallback`] : [])],
+    } satisfies Proposal);
   }
-  const out = names
-    .filter((name) => name.endsWith('.md') && !isTempName(name))
-    .map((name) => {
-      const text = fs.readFileSync(path.join(dir, name), 'utf8');
-      const parsed = parseFrontmatter(text);
-      const fm = parsed.frontmatter ?? {};
-      const source = fm.source === 'llm' || fm.source === 'deterministic_fallback' ? fm.source : 'unknown';
-      return {
-        file: `.swarm/skill-improver/proposals/${name}`,
-        source,
-        generatedAt: s(fm.generated_at),
-        targets: list(fm.targets),
-        model: s(fm.model),
-        body: parsed.body.slice(0, 20_000),
-        problems: [...parsed.problems, ...(source === 'unknown' ? [`source is ${JSON.stringify(fm.source ?? null)}, expected llm or deterministic_fallback`] : [])],
-      } satisfies Proposal;
-    });
   const key = (p: Proposal) => p.generatedAt ?? p.file;
   return out.sort((a, b) => key(b).localeCompare(key(a)));
 }
@@ -48,13 +45,14 @@ const dayIn = (window: string, now: Date): string => {
 };
 
 /** Quota files (docs/plugin-formats.md#skill-improver): a file with an invalid date, calls_used, max_calls or window is ignored by the plugin. */
-export function readQuotas(projectDir: string, now: Date = new Date()): QuotaView[] {
+export async function readQuotas(scope: StoreScope, now: Date = new Date()): Promise<QuotaView[]> {
   const files = [
-    ['skill_improver', 'skill-improver-quota.json'],
-    ['knowledge_enrichment', 'knowledge-enrichment-quota.json'],
+    ['skill_improver', 'skill-improver-quota', 'skill-improver-quota.json'],
+    ['knowledge_enrichment', 'knowledge-enrichment-quota', 'knowledge-enrichment-quota.json'],
   ] as const;
-  return files.map(([kind, name]) => {
-    const read = readJson(path.join(projectDir, '.swarm', name));
+  const reads = await Promise.all(files.map(([, key, name]) => readViewDocument(key, path.join(scope.projectDir, '.swarm', name), scope)));
+  return files.map(([kind, , name], i) => {
+    const read = reads[i]!;
     const q = asRecord(read.value);
     const date = s(q.date);
     const window = s(q.window);

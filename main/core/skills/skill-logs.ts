@@ -1,40 +1,7 @@
-import fs from 'node:fs';
-
-/** Parseable JSON object lines of a JSONL file, with their 1-based line numbers; a missing file is empty. */
-export function readJsonLines(file: string): { line: number; value: Record<string, unknown> }[] {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch {
-    return [];
-  }
-  const out: { line: number; value: Record<string, unknown> }[] = [];
-  text.split(/\r?\n/).forEach((raw, i) => {
-    if (!raw.trim()) return;
-    try {
-      const value = JSON.parse(raw);
-      if (value && typeof value === 'object' && !Array.isArray(value)) out.push({ line: i + 1, value });
-    } catch {
-      // skipped, as the plugin skips it; the Stores view reports the defect
-    }
-  });
-  return out;
-}
-
-export function readJson(file: string): { value: unknown; problem: string | null; present: boolean } {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch {
-    return { value: null, problem: null, present: false };
-  }
-  try {
-    return { value: JSON.parse(text.replace(/^\uFEFF/, '')), problem: null, present: true };
-  } catch (error) {
-    return { value: null, problem: `not valid JSON: ${error instanceof Error ? error.message : String(error)}`, present: true };
-  }
-}
-
+/**
+ * Field readers for the skill and curator logs (lenient: a wrong type reads as absent). The files
+ * themselves are read through `stores/view-reads.ts`.
+ */
 export const s = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 export const n = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 export const list = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);

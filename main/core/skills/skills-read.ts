@@ -7,28 +7,26 @@ import { parseFrontmatter } from '../stores/frontmatter';
 import { GENERATOR_MARKER } from '../stores/schemas/skills';
 import { draftSourceIds, flipStatus, isMotifProposal, planApply, type ApplyPlan, type SkillStorePaths } from './apply';
 import { evaluate, loadEvalSet } from './eval';
-import { matchingRejection, readRejectedEdits } from './rejected-edits';
-import { asRecord, list, n, readJson, readJsonLines, s, slugOfSkillPath, usageVerdict } from './skill-logs';
-import { isTempName } from '../platform/paths/temp-name';
+import { matchingRejection } from './rejected-edits';
+import { asRecord, list, n, s, slugOfSkillPath, usageVerdict } from './skill-logs';
 import { checkSlug, isValidSlug, skillPaths } from './skill-paths';
+import { defectLines, projectStoreFiles, readViewDocument, readViewRecords, readViewText, type StoreScope, type ViewRead } from '../stores/view-reads';
 
 type Usage = z.infer<typeof UsageSummary>;
 type Candidate = z.infer<typeof SkillCandidate>;
 export type SourceView = SkillDetail['sources'][number];
 
 const rel = (projectDir: string, file: string) => path.relative(projectDir, file).split(path.sep).join('/');
-const readText = (file: string): string | null => {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return null;
-  }
-};
+const usageFile = (projectDir: string) => path.join(projectDir, '.swarm', 'skill-usage.jsonl');
+const readUsage = (scope: StoreScope): Promise<ViewRead> => readViewRecords('skill-usage', usageFile(scope.projectDir), scope);
+/** The rejected-edits ledger as the views read it (the apply path reads it again under the lock). */
+const readLedger = async (scope: StoreScope): Promise<Record<string, unknown>[]> =>
+  (await readViewRecords('skill-rejected-edits', path.join(scope.projectDir, '.swarm', 'skills', 'rejected-edits.jsonl'), scope)).records.map((r) => r.value);
 const heading = (body: string): string | null => /^#\s+(.+)$/m.exec(body)?.[1]?.trim() ?? null;
 
-function usageBySlug(projectDir: string): Map<string, Usage> {
+function usageBySlug(usage: ViewRead): Map<string, Usage> {
   const out = new Map<string, Usage>();
-  for (const { value } of readJsonLines(path.join(projectDir, '.swarm', 'skill-usage.jsonl'))) {
+  for (const { value } of usage.records) {
     if (value.type !== undefined) continue;
     const slug = slugOfSkillPath(value.skillPath);
     if (!slug) continue;
@@ -76,42 +74,45 @@ function baseItem(slug: string, kind: SkillItem['kind'], file: string, text: str
 const evalCount = (projectDir: string, slug: string) => (isValidSlug(slug) ? loadEvalSet(projectDir, slug).cases.length : 0);
 
 /** Drafts and motif proposals (`.swarm/skills/proposals/`), then generated skills by state. */
-export function listSkills(projectDir: string): SkillItem[] {
+export async function listSkills(scope: StoreScope): Promise<SkillItem[]> {
+  const { projectDir } = scope;
   const items: SkillItem[] = [];
-  const ledger = readRejectedEdits(path.join(projectDir, '.swarm', 'skills', 'rejected-edits.jsonl'));
-  const proposals = path.join(projectDir, '.swarm', 'skills', 'proposals');
-  for (const name of safeList(proposals)) {
-    if (!name.endsWith('.md') || isTempName(name)) continue;
-    const file = path.join(proposals, name);
-    const text = readText(file);
-    if (text === null) continue;
-    const slug = name.slice(0, -3);
-    const item = baseItem(slug, isMotifProposal(text) ? 'motif' : 'draft', file, text, projectDir);
+  const ledger = await readLedger(scope);
+  for (const file of projectStoreFiles('skill-proposals', projectDir)) {
+    const read = await readViewText(file.path, scope);
+    if (!read.present && !read.problem) continue;
+    const slug = path.basename(file.path, '.md');
+    const text = read.text ?? '';
+    const item = baseItem(slug, isMotifProposal(text) ? 'motif' : 'draft', file.path, text, projectDir);
+    if (read.problem) item.problems = [read.problem];
     const p = skillPaths(projectDir, slug);
     item.hasActive = isValidSlug(slug) && fs.existsSync(p.active);
-    const match = matchingRejection(ledger, slug, text);
+    const match = read.present ? matchingRejection(ledger, slug, text) : null;
     item.rejected = match ? { timestamp: s(match.timestamp), operation: s(match.operation), reason: s(match.reason) } : null;
     item.evalCases = evalCount(projectDir, slug);
     if (!isValidSlug(slug)) item.problems.push('file name is not a valid skill slug: skill_apply cannot address it');
     items.push(item);
   }
-  const usage = usageBySlug(projectDir);
-  const generated = path.join(projectDir, '.opencode', 'skills', 'generated');
-  for (const slug of safeList(generated)) {
+  const usage = usageBySlug(await readUsage(scope));
+  for (const file of projectStoreFiles('skills-generated', projectDir)) {
+    const slug = path.basename(path.dirname(file.path));
     const p = skillPaths(projectDir, slug);
-    const text = readText(p.active);
-    if (text === null) continue;
-    const retiredRaw = readJson(p.retiredMarker);
-    const staleText = readText(p.staleMarker);
-    const kind = retiredRaw.present ? 'retired' : staleText !== null ? 'stale' : 'active';
+    const read = await readViewText(p.active, scope);
+    if (!read.present && !read.problem) continue;
+    const text = read.text ?? '';
+    const retired = await readViewDocument('skill-retired-markers', p.retiredMarker, scope);
+    const stale = await readViewText(p.staleMarker, scope);
+    const kind = retired.present ? 'retired' : stale.present || stale.problem ? 'stale' : 'active';
     const item = baseItem(slug, kind, p.active, text, projectDir);
+    if (read.problem) item.problems = [read.problem];
     item.hasMarker = text.includes(GENERATOR_MARKER);
-    if (retiredRaw.present) {
-      const m = asRecord(retiredRaw.value);
+    if (retired.present) {
+      const m = asRecord(retired.value);
       item.retired = { retiredAt: s(m.retiredAt), reason: s(m.reason) };
-      if (retiredRaw.problem) item.problems.push(`retired.marker ${retiredRaw.problem}`);
+      if (retired.problem) item.problems.push(`retired.marker ${retired.problem}`);
     }
-    item.staleReason = staleText === null ? null : staleText.trim() || 'stale';
+    item.staleReason = stale.present ? stale.text.trim() || 'stale' : stale.problem ? 'stale' : null;
+    if (stale.problem) item.problems.push(`stale.marker ${stale.problem}`);
     item.usage = usage.get(slug) ?? null;
     item.evalCases = evalCount(projectDir, slug);
     if (fs.lstatSync(p.activeDir).isSymbolicLink()) item.problems.push('the skill folder is a symlink');
@@ -120,35 +121,27 @@ export function listSkills(projectDir: string): SkillItem[] {
   return items;
 }
 
-function safeList(dir: string): string[] {
-  try {
-    return fs.readdirSync(dir).sort();
-  } catch {
-    return [];
-  }
-}
-
 /** External-skill candidates: the upstream shape is not specified, so the usual names are read leniently. */
-export function listCandidates(projectDir: string): Candidate[] {
-  const dir = path.join(projectDir, '.swarm', 'skills', 'candidates');
-  return safeList(dir)
-    .filter((name) => name.endsWith('.json') && !isTempName(name))
-    .map((name) => {
-      const read = readJson(path.join(dir, name));
-      const r = asRecord(read.value);
-      const flags = (Array.isArray(r.risk_flags) ? r.risk_flags : Array.isArray(r.riskFlags) ? r.riskFlags : []).map((f) => (typeof f === 'string' ? f : (s(asRecord(f).flag) ?? s(asRecord(f).code) ?? JSON.stringify(f))));
-      return {
-        file: rel(projectDir, path.join(dir, name)),
-        id: s(r.id) ?? name.slice(0, -5),
-        name: s(r.name) ?? s(r.skill_name) ?? s(r.title),
-        state: s(r.lifecycle_state) ?? s(r.state) ?? s(r.status),
-        verdict: s(r.verdict) ?? s(r.scan_verdict) ?? s(r.review_verdict),
-        riskFlags: flags,
-        source: s(r.source_url) ?? s(r.source) ?? s(r.origin),
-        json: read.value === null ? '' : JSON.stringify(read.value, null, 2).slice(0, 20_000),
-        problem: read.problem,
-      };
+export async function listCandidates(scope: StoreScope): Promise<Candidate[]> {
+  const out: Candidate[] = [];
+  for (const file of projectStoreFiles('skill-candidates', scope.projectDir)) {
+    const name = path.basename(file.path);
+    const read = await readViewDocument('skill-candidates', file.path, scope);
+    const r = asRecord(read.value);
+    const flags = (Array.isArray(r.risk_flags) ? r.risk_flags : Array.isArray(r.riskFlags) ? r.riskFlags : []).map((f) => (typeof f === 'string' ? f : (s(asRecord(f).flag) ?? s(asRecord(f).code) ?? JSON.stringify(f))));
+    out.push({
+      file: rel(scope.projectDir, file.path),
+      id: s(r.id) ?? name.slice(0, -5),
+      name: s(r.name) ?? s(r.skill_name) ?? s(r.title),
+      state: s(r.lifecycle_state) ?? s(r.state) ?? s(r.status),
+      verdict: s(r.verdict) ?? s(r.scan_verdict) ?? s(r.review_verdict),
+      riskFlags: flags,
+      source: s(r.source_url) ?? s(r.source) ?? s(r.origin),
+      json: read.value === null ? '' : JSON.stringify(read.value, null, 2).slice(0, 20_000),
+      problem: read.problem,
     });
+  }
+  return out;
 }
 
 interface SourceLookup {
@@ -178,20 +171,24 @@ export function toPlanView(plan: ApplyPlan) {
 }
 
 /** One draft/motif (`proposal`) or generated skill (`active`) with everything a reviewer needs. */
-export function skillDetail(stores: SkillStorePaths, slugInput: string, kind: 'proposal' | 'active', lookup: SourceLookup): SkillDetail | null {
+export async function skillDetail(stores: SkillStorePaths, scope: StoreScope, slugInput: string, kind: 'proposal' | 'active', lookup: SourceLookup): Promise<SkillDetail | null> {
   const check = checkSlug(slugInput);
   if (!check.ok) return null;
   const slug = check.slug;
-  const { projectDir } = stores;
-  const item = listSkills(projectDir).find((i) => i.slug === slug && (kind === 'proposal' ? i.kind === 'draft' || i.kind === 'motif' : i.kind !== 'draft' && i.kind !== 'motif'));
+  const { projectDir } = scope;
+  const item = (await listSkills(scope)).find((i) => i.slug === slug && (kind === 'proposal' ? i.kind === 'draft' || i.kind === 'motif' : i.kind !== 'draft' && i.kind !== 'motif'));
   if (!item) return null;
   const p = skillPaths(projectDir, slug);
-  const source = readText(kind === 'proposal' ? p.proposal : p.active) ?? '';
-  const activeSource = kind === 'proposal' ? readText(p.active) : null;
+  const source = (await readViewText(kind === 'proposal' ? p.proposal : p.active, scope)).text ?? '';
+  const activeSource = kind === 'proposal' ? (await readViewText(p.active, scope)).text : null;
   const diff = activeSource === null ? null : diffLines(activeSource, source).map((part) => ({ kind: part.added ? ('add' as const) : part.removed ? ('del' as const) : ('same' as const), text: part.value }));
-  const ledger = readRejectedEdits(p.rejectedEdits);
+  const ledger = await readLedger(scope);
   const matching = kind === 'proposal' ? matchingRejection(ledger, slug, source) : null;
-  const usage = readJsonLines(path.join(projectDir, '.swarm', 'skill-usage.jsonl'))
+  const usageRead = await readUsage(scope);
+  const changelogRead = await readViewRecords('skill-changelogs', p.changelog, scope);
+  // A defective log line is shown as a problem of the skill, never thrown (the Stores view lists it too).
+  item.problems.push(...defectLines(projectDir, usageFile(projectDir), usageRead), ...defectLines(projectDir, p.changelog, changelogRead));
+  const usage = usageRead.records
     .filter(({ value }) => value.type === undefined && slugOfSkillPath(value.skillPath) === slug)
     .map(({ value }) => ({ timestamp: s(value.timestamp), agent: s(value.agentName), taskId: s(value.taskID), verdict: usageVerdict(value.complianceVerdict), notes: s(value.reviewerNotes), skillVersion: n(value.skillVersion) }))
     .sort((a, b) => String(b.timestamp).localeCompare(String(a.timestamp)))
@@ -203,7 +200,7 @@ export function skillDetail(stores: SkillStorePaths, slugInput: string, kind: 'p
     activeSource,
     diff,
     sources: item.sourceIds.map(lookup),
-    changelog: readJsonLines(p.changelog).map(({ value }) => ({ version: n(value.version), timestamp: s(value.timestamp), action: s(value.action), reason: s(value.reason), sectionsChanged: list(value.sectionsChanged) })),
+    changelog: changelogRead.records.map(({ value }) => ({ version: n(value.version), timestamp: s(value.timestamp), action: s(value.action), reason: s(value.reason), sectionsChanged: list(value.sectionsChanged) })),
     usage,
     rejectedEdits: ledger
       .filter((r) => r.slug === slug)

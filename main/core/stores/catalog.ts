@@ -93,10 +93,27 @@ export const STORES: readonly StoreDef[] = [
   def({ key: 'skill-improver-proposals', label: 'Skill improver proposals', root: 'project', pattern: '.swarm/skill-improver/proposals/*.md', format: 'markdown', table: 'records', check: sk.checkImproverProposal }),
 ];
 
-const byKey = new Map(STORES.map((s) => [s.key, s]));
+/**
+ * Project files the curator panel reads on demand that the index does not keep (one file per
+ * phase, read whole when the panel opens). They are read through the same reader, so the same
+ * containment, size caps and defect reporting apply.
+ */
+export const ON_DEMAND_STORES: readonly StoreDef[] = [
+  def({ key: 'curator-findings', label: 'Curator findings', root: 'project', pattern: '.swarm/evidence/*/curator-findings.json', format: 'json', table: 'records', check: misc.checkAnyObject }),
+  def({ key: 'drift-reports', label: 'Drift reports', root: 'project', pattern: '.swarm/drift-report-phase-*.json', format: 'json', table: 'records', check: misc.checkAnyObject }),
+];
 
+const byKey = new Map(STORES.map((s) => [s.key, s]));
+const onDemandByKey = new Map(ON_DEMAND_STORES.map((s) => [s.key, s]));
+
+/** A catalogued (indexed) store. */
 export function storeDef(key: string): StoreDef | undefined {
   return byKey.get(key);
+}
+
+/** A catalogued store or one of the on-demand files (for readers that read a file by key). */
+export function readableStoreDef(key: string): StoreDef | undefined {
+  return byKey.get(key) ?? onDemandByKey.get(key);
 }
 
 /** Key of the pseudo-store listing a local knowledge-family file the plugin ignores while linked. */

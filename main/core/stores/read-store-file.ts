@@ -125,6 +125,42 @@ function lineOfPosition(text: string, position: number): number {
   return line;
 }
 
+/** A whole file read in one piece, or why it was not: confined, capped, never written. */
+export type WholeFileRead =
+  | { status: 'ok'; message: null; identity: FileIdentity; buffer: Buffer | null; size: number }
+  | { status: Exclude<JsonlReadStatus, 'ok'>; message: string; identity: null; buffer: null; size: 0 };
+
+/**
+ * Opens `file` if it resolves inside `confineTo`, checks the handle is that file and a regular
+ * one, and reads it unless it is over `MAX_WHOLE_FILE_BYTES` (then `buffer` is null).
+ */
+export async function readWholeBytes(file: string, confineTo: readonly string[] | undefined): Promise<WholeFileRead> {
+  const refused = (status: Exclude<JsonlReadStatus, 'ok'>, message: string): WholeFileRead => ({ status, message, identity: null, buffer: null, size: 0 });
+  const outside = confineTo ? outsideTarget(file, confineTo) : null;
+  if (outside !== null) return refused('unreadable', outsideMessage(file, outside));
+  let handle: fs.promises.FileHandle;
+  try {
+    handle = await fs.promises.open(file, 'r');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return refused('missing', `${file} does not exist`);
+    if (code === 'EISDIR') return refused('not_a_file', `${file} is a directory, not a file`);
+    return refused('unreadable', `${file} could not be read (${code ?? 'error'})`);
+  }
+  try {
+    const stat = await handle.stat();
+    if (confineTo && !sameFile(stat, file)) return refused('unreadable', `${file} changed while it was being opened; not read`);
+    if (!stat.isFile()) return refused('not_a_file', `${file} is ${stat.isDirectory() ? 'a directory' : 'not a regular file'}, not a file`);
+    const identity = { dev: stat.dev, ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs };
+    const buffer = stat.size > MAX_WHOLE_FILE_BYTES ? null : await handle.readFile();
+    return { status: 'ok', message: null, identity, buffer, size: buffer ? buffer.length : stat.size };
+  } catch (error) {
+    return refused('unreadable', `${file} could not be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
 async function readWholeFile(
   def: StoreDef,
   file: string,
@@ -133,42 +169,23 @@ async function readWholeFile(
   confineTo: readonly string[] | undefined,
 ): Promise<Omit<StoreFileRead, 'defectCount' | 'defects'>> {
   const base = { path: file, identity: null, endOffset: 0, nextLine: 1, lines: 0, records: 0, pendingTail: null };
-  const outside = confineTo ? outsideTarget(file, confineTo) : null;
-  if (outside !== null) return { ...base, status: 'unreadable', message: outsideMessage(file, outside) };
-  let handle: fs.promises.FileHandle;
-  try {
-    handle = await fs.promises.open(file, 'r');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return { ...base, status: 'missing', message: `${file} does not exist` };
-    if (code === 'EISDIR') return { ...base, status: 'not_a_file', message: `${file} is a directory, not a file` };
-    return { ...base, status: 'unreadable', message: `${file} could not be read (${code ?? 'error'})` };
+  const read = await readWholeBytes(file, confineTo);
+  if (read.status !== 'ok') return { ...base, status: read.status, message: read.message };
+  const { identity, buffer } = read;
+  if (buffer === null) {
+    defect({ file, line: 1, offset: 0, kind: 'line_too_long', reason: `file is ${read.size} bytes, over the ${MAX_WHOLE_FILE_BYTES}-byte limit; not parsed` });
+    return { ...base, status: 'ok', message: null, identity, endOffset: read.size };
   }
-  try {
-    const stat = await handle.stat();
-    if (confineTo && !sameFile(stat, file)) return { ...base, status: 'unreadable', message: `${file} changed while it was being opened; not read` };
-    if (!stat.isFile()) return { ...base, status: 'not_a_file', message: `${file} is ${stat.isDirectory() ? 'a directory' : 'not a regular file'}, not a file` };
-    const identity = { dev: stat.dev, ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs };
-    if (stat.size > MAX_WHOLE_FILE_BYTES) {
-      defect({ file, line: 1, offset: 0, kind: 'line_too_long', reason: `file is ${stat.size} bytes, over the ${MAX_WHOLE_FILE_BYTES}-byte limit; not parsed` });
-      return { ...base, status: 'ok', message: null, identity, endOffset: stat.size };
-    }
-    const buffer = await handle.readFile();
-    const result = { ...base, status: 'ok' as const, message: null, identity, endOffset: buffer.length };
-    if (!isUtf8(buffer)) {
-      defect({ file, line: 1, offset: 0, kind: 'invalid_utf8', reason: 'file is not valid UTF-8; not parsed' });
-      return result;
-    }
-    const text = buffer.toString('utf8').replace(/^\uFEFF/, '');
-    const lines = text === '' ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
-    const parsed = parseWhole(def, file, text, defect);
-    if (parsed) accept(1, 0, buffer.length, parsed.text, parsed.raw);
-    return { ...result, lines, nextLine: lines + 1, records: parsed ? 1 : 0 };
-  } catch (error) {
-    return { ...base, status: 'unreadable', message: `${file} could not be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
-  } finally {
-    await handle.close().catch(() => undefined);
+  const result = { ...base, status: 'ok' as const, message: null, identity, endOffset: buffer.length };
+  if (!isUtf8(buffer)) {
+    defect({ file, line: 1, offset: 0, kind: 'invalid_utf8', reason: 'file is not valid UTF-8; not parsed' });
+    return result;
   }
+  const text = buffer.toString('utf8').replace(/^\uFEFF/, '');
+  const lines = text === '' ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+  const parsed = parseWhole(def, file, text, defect);
+  if (parsed) accept(1, 0, buffer.length, parsed.text, parsed.raw);
+  return { ...result, lines, nextLine: lines + 1, records: parsed ? 1 : 0 };
 }
 
 function parseWhole(def: StoreDef, file: string, text: string, defect: (d: JsonlDefect) => void): { text: string; raw: Record<string, unknown> } | null {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createConsoleCore, type ConsoleCore } from '../console-core';
+import { callOk, openCore } from '../../../testing/stores/core-calls';
 import { gateWarnEvent, hiveEntry, line, lines, swarmEntryV2, unactionableEntry } from '../../../testing/stores/sample-records';
 
 // Issue 10 item 8: a store path that leads out of the project and the plugin's data folder is not
@@ -39,21 +39,8 @@ export function symlinkWorkspace() {
   return { root, project, swarm, hive, outside };
 }
 
-async function open(project: string, hive: string): Promise<ConsoleCore> {
-  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'symlink-outside-ud-'));
-  const core = await createConsoleCore({ userDataDir, host: 'browser', version: 'test' }, { project, hive });
-  cleanups.push(async () => {
-    await core.dispose();
-    fs.rmSync(userDataDir, { recursive: true, force: true });
-  });
-  return core;
-}
-
-async function call<T = any>(core: ConsoleCore, name: string, input: unknown = {}): Promise<T> {
-  const result = await core.dispatcher.call(name, input);
-  if (!result.ok) throw new Error(`${name} failed: ${result.error.message}`);
-  return result.value as T;
-}
+const open = (project: string, hive: string) => openCore(project, hive, cleanups, 'symlink-outside-ud-');
+const call = callOk;
 
 describe('store paths that lead out of the workspace', () => {
   it('are not read: unreadable with "symlink outside the workspace — not read" and the target; nothing of the target shows', async () => {

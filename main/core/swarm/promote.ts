@@ -14,24 +14,10 @@ import { backupName } from '../human/write/backup';
 import { readStoreSnapshot, sha256Hex, type StoreLine, type StoreSnapshot } from '../human/write/store-snapshot';
 import { runTransaction, withAppended } from '../human/write/transaction';
 import { knowledgeFamily, str, SWARM_PROMOTE_OP } from './swarm-store';
+import { PROMOTED_DIRECTIVE_FIELDS } from '../rules/directive-fields';
 
 type Preview = z.infer<typeof SwarmPreview>;
 type Result = z.infer<typeof WriteResult>;
-
-/** Directive fields `/swarm promote --from-swarm` carries over (docs/plugin-formats.md#directive-fields, #hive). */
-const DIRECTIVE_FIELDS = [
-  'triggers',
-  'required_actions',
-  'forbidden_actions',
-  'verification_checks',
-  'applies_to_agents',
-  'applies_to_tools',
-  'verification_predicate',
-  'source_refs',
-  'source_knowledge_ids',
-  'directive_priority',
-  'enforcement_mode',
-] as const;
 
 /** The hive entry `/swarm promote --from-swarm <id>` writes: promoted, confidence 1.0, encounter 1.0. */
 function hiveEntryFrom(swarm: Record<string, unknown>, projectDir: string, id: string, at: string): Record<string, unknown> {
@@ -52,7 +38,7 @@ function hiveEntryFrom(swarm: Record<string, unknown>, projectDir: string, id: s
     source_project: str(swarm.project_name) ?? path.basename(projectDir),
     encounter_score: 1,
   };
-  for (const field of DIRECTIVE_FIELDS) if (swarm[field] !== undefined) entry[field] = swarm[field];
+  for (const field of PROMOTED_DIRECTIVE_FIELDS) if (swarm[field] !== undefined) entry[field] = swarm[field];
   return entry;
 }
 

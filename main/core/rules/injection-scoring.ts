@@ -1,4 +1,4 @@
-import { entryCategory, entryConfidence, entryStatus, entryTags, str, strList, type RawEntry } from '../rules/entry-fields';
+import { entryCategory, entryConfidence, entryStatus, entryTags, str, strList, type RawEntry } from './entry-fields';
 
 /**
  * The plugin's ranking rules for architect injection (opencode-swarm `knowledge-reader.ts`:

@@ -1,4 +1,4 @@
-import { BigramCorpus, NearDuplicateIndex, normalizeLesson } from '../rules/similarity';
+import { BigramCorpus, NearDuplicateIndex, normalizeLesson } from './similarity';
 
 /** The reader merges tiers with a fixed 0.6 (it does not read `dedup_threshold`). */
 export const READER_DEDUP_THRESHOLD = 0.6;

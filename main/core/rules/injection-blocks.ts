@@ -1,4 +1,4 @@
-import { entryConfidence, entryLesson, entryPriority, str, strList, type RawEntry } from '../rules/entry-fields';
+import { entryConfidence, entryLesson, entryPriority, str, strList, type RawEntry } from './entry-fields';
 
 /** Text rendering of the two injected blocks, with the plugin's whole-record trimming to a char budget. */
 
