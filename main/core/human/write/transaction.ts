@@ -55,6 +55,9 @@ export interface TransactionSpec {
   onLockHeld?: ((heldMs: number, lockDir: string) => void) | undefined;
 }
 
+/** Where a command's backup goes and what its manifest says. */
+export type BackupPlace = TransactionSpec['backup'];
+
 export interface TransactionOutcome {
   state: 'committed' | 'verify_failed_restored' | 'verify_failed_restore_failed';
   backup: WrittenBackup;
