@@ -12,7 +12,7 @@ import { hiveLine } from './hive-fixture';
 /**
  * Every human-only command that writes through the one write protocol, on one real workspace:
  * a project (`billing-api`, optionally linked to `links/shared-ws`) with swarm entries (one
- * archived, with its tombstone), a skill draft citing them, and a hive. For the write-safety
+ * archived, with its tombstone), a skill draft citing them, a rejected-edit ledger, and a hive. For the write-safety
  * tests, which run the same check against each command.
  */
 export interface CommandWorkspace {
@@ -63,6 +63,8 @@ export async function commandWorkspace(options: { linked?: boolean; lockWaitMs?:
   fs.writeFileSync(path.join(dir, 'knowledge.jsonl'), `${[entry(1), entry(2, { status: 'established' }), '{"id":"torn', entry(3), entry(4, { status: 'archived' })].join('\n')}\n`);
   fs.writeFileSync(path.join(dir, 'knowledge-events.jsonl'), `${JSON.stringify({ schema_version: 1, type: 'archived', entry_id: 'swarm-4', tier: 'swarm', previous_status: 'established', event_id: 'e1', timestamp: '2026-06-30T00:00:00.000Z' })}\n`);
   fs.writeFileSync(path.join(swarm, 'skills', 'proposals', 'scope.md'), generatedSkill('scope', { ids: ['swarm-1', 'hive-0001'] }));
+  // An earlier rejection of another skill, so a reject has a ledger to back up and rewrite.
+  fs.writeFileSync(path.join(swarm, 'skills', 'rejected-edits.jsonl'), `${JSON.stringify({ timestamp: '2026-11-01T00:00:00.000Z', slug: 'other', operation: 'operator_reject', reason: 'x', candidateHash: 'a'.repeat(64) })}\n`);
   const core = await createConsoleCore({ userDataDir: userData, host: 'electron', version: 'test', human: { lockWaitMs: options.lockWaitMs ?? 3_000, revertCheckMs: 3_600_000 } }, { project, hive });
   const person = new FakeConfirmation(true);
   const caller: CallerContext = { host: 'electron', confirmation: person };
