@@ -1,17 +1,14 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import type { z } from 'zod';
 import { ConsoleError } from '../../../shared/contract';
 import type { HiveQuarantinePreview, WriteResult } from '../../../shared/contract/commands';
 import type { WorkspacePaths } from '../platform/paths/workspace-paths';
 import type { CallerContext } from '../human/confirmation';
 import { CommitAbort, type HumanCommitInput, type HumanServices } from '../human/runner';
-import { checkLiveBindings, TokenRefusal, type LiveBindings, type TokenPayload } from '../human/tokens';
-import { appendLines, replaceFile } from '../human/write/atomic-write';
-import { backupName, writeBackup, writeResult, type WrittenBackup } from '../human/write/backup';
-import { pausePoint } from '../human/write/pause-points';
-import { LockLostError, LockTimeoutError, withStoreLock } from '../human/write/store-lock';
-import { readStoreSnapshot, sha256Hex, snapshotBytes, withoutLines, type StoreLine, type StoreSnapshot } from '../human/write/store-snapshot';
+import { checkLiveBindings, type LiveBindings, type TokenPayload } from '../human/tokens';
+import { backupName } from '../human/write/backup';
+import { readStoreSnapshot, sha256Hex, withoutLines, type StoreLine, type StoreSnapshot } from '../human/write/store-snapshot';
+import { runTransaction, withAppended, type Snapshots } from '../human/write/transaction';
 import { blastRadius } from './blast-radius';
 import { cleanReason, HIVE_QUARANTINE_OP, hivePaths, type HivePaths } from './hive-paths';
 import { scheduleRevertCheck } from './revert-check';
@@ -104,124 +101,91 @@ function manifestFor(services: HumanServices, hive: HivePaths, snapshot: StoreSn
   };
 }
 
-/** The store as written, without parsing it again: its bytes were just verified to be exactly `expected`. */
-function expectedSnapshot(before: StoreSnapshot, removed: number, bytes: Buffer): StoreSnapshot {
-  return {
-    path: before.path,
-    exists: true,
-    bytes,
-    lines: [],
-    byId: new Map(),
-    fingerprint: { entry_count: before.fingerprint.entry_count - removed, line_count: before.fingerprint.line_count - removed, byte_length: bytes.length, file_sha256: sha256Hex(bytes) },
-  };
-}
-
 const linesToBytes = (lines: readonly StoreLine[]) => Buffer.concat(lines.flatMap((l) => [l.raw, Buffer.from('\n')]));
 
-/** The commit: token and confirmation are checked by the runner; this is `execute`. */
+/** The commit: token and confirmation are checked by the runner; this is `execute` on the one write protocol. */
 export function commitHiveQuarantine(services: HumanServices, caller: CallerContext, workspace: WorkspacePaths, input: HumanCommitInput): Promise<Result> {
   return services.commit(caller, input, HIVE_QUARANTINE_OP, async (payload, token12) => {
     const hive = hivePaths(workspace.hiveDir);
     const reason = cleanReason(input.reason);
-    const snapshot = readStoreSnapshot(hive.store);
-    checkLiveBindings(payload, liveBindings(snapshot), token12);
-    const selected = selectExact(snapshot, payload.ids);
     const name = backupName(new Date(), token12);
-    let backup: WrittenBackup;
-    try {
-      backup = writeBackup(hive.backups, name, { 'shared-learnings.jsonl': snapshot.bytes, 'selected.jsonl': linesToBytes(selected) }, manifestFor(services, hive, snapshot, selected, payload, token12, reason, caller.host));
-    } catch (error) {
-      throw new CommitAbort('backup_verify_failed', (error as Error).message);
-    }
-    await pausePoint('after-backup');
-
     const quarantinedAt = new Date().toISOString();
-    const sidecarLines = selected.map((line) =>
-      JSON.stringify({
-        ...line.value,
-        status: 'quarantined',
-        original_status: str(line.value?.status) ?? 'candidate',
-        quarantine_reason: reason,
-        quarantined_at: quarantinedAt,
-        reported_by: 'user',
-        quarantine_token12: token12,
-        quarantine_backup: name,
-        original_line_sha256: line.sha256,
-      }),
-    );
-    const eventLines = selected.map((line) =>
-      JSON.stringify({
-        schema_version: 1,
-        event_id: crypto.randomUUID(),
-        timestamp: quarantinedAt,
-        type: 'quarantined',
-        tier: 'hive',
-        entry_id: line.id,
-        actor: 'human:hive-quarantine',
-        reason,
-        previous_status: str(line.value?.status),
-        op: 'commit',
-        token12,
-        line_sha256: line.sha256,
-        backup: name,
-      }),
-    );
-    const expected = withoutLines(snapshot.bytes, selected);
-    const messages: string[] = [];
-    let renamed = false;
-    let sidecarAppended = false;
-    let eventsAppended = false;
-    try {
-      await withStoreLock(
-        hive.dataDir,
-        async (lock) => {
-          await pausePoint('holding-lock');
-          // Anything appended, edited or reordered since the backup: abort with no change. Identical
-          // bytes prove every binding at once; only a difference needs the slow per-line reasons.
-          const liveBytes = fs.readFileSync(hive.store);
-          if (sha256Hex(liveBytes) !== snapshot.fingerprint.file_sha256) {
-            checkLiveBindings(payload, liveBindings(snapshotBytes(hive.store, liveBytes)), token12);
-            throw new CommitAbort('store_changed', 'The hive changed while the console waited for its lock; nothing was changed.');
-          }
-          await replaceFile(hive.store, expected, lock);
-          renamed = true;
-          await pausePoint('after-rename');
-          appendLines(hive.sidecar, sidecarLines);
-          sidecarAppended = true;
-          await pausePoint('before-audit');
-          appendLines(hive.events, eventLines);
-          eventsAppended = true;
-        },
-        services.lockOptions(),
+    const storeOf = (s: Snapshots) => s.get(hive.store) as StoreSnapshot;
+    const selectedOf = (s: Snapshots) => selectExact(storeOf(s), payload.ids);
+    const sidecarLines = (selected: StoreLine[]) =>
+      selected.map((line) =>
+        JSON.stringify({
+          ...line.value,
+          status: 'quarantined',
+          original_status: str(line.value?.status) ?? 'candidate',
+          quarantine_reason: reason,
+          quarantined_at: quarantinedAt,
+          reported_by: 'user',
+          quarantine_token12: token12,
+          quarantine_backup: name,
+          original_line_sha256: line.sha256,
+        }),
       );
-    } catch (error) {
-      if (!renamed) {
-        fs.rmSync(backup.dir, { recursive: true, force: true });
-        if (error instanceof LockTimeoutError || error instanceof LockLostError) throw new CommitAbort(error.code, error.message);
-        if (error instanceof TokenRefusal) throw error;
-        throw new CommitAbort('store_changed', (error as Error).message);
-      }
-      messages.push(`The store was changed, but writing the quarantine records failed: ${(error as Error).message}.`);
+    const eventLines = (selected: StoreLine[]) =>
+      selected.map((line) =>
+        JSON.stringify({
+          schema_version: 1,
+          event_id: crypto.randomUUID(),
+          timestamp: quarantinedAt,
+          type: 'quarantined',
+          tier: 'hive',
+          entry_id: line.id,
+          actor: 'human:hive-quarantine',
+          reason,
+          previous_status: str(line.value?.status),
+          op: 'commit',
+          token12,
+          line_sha256: line.sha256,
+          backup: name,
+        }),
+      );
+    const outcome = await runTransaction({
+      locks: [hive.dataDir],
+      files: [hive.store, hive.sidecar],
+      backup: {
+        root: hive.backups,
+        name,
+        manifest: (s) => manifestFor(services, hive, storeOf(s), selectedOf(s), payload, token12, reason, caller.host),
+        extra: (s) => ({ 'selected.jsonl': linesToBytes(selectedOf(s)) }),
+      },
+      check: (s) => {
+        checkLiveBindings(payload, liveBindings(storeOf(s)), token12);
+        selectedOf(s);
+      },
+      plan: (s) => {
+        const selected = selectedOf(s);
+        // The sidecar first: a crash between the two renames leaves the entry in both files, never in neither.
+        return new Map([
+          [hive.sidecar, withAppended((s.get(hive.sidecar) as StoreSnapshot).bytes, sidecarLines(selected))],
+          [hive.store, withoutLines(storeOf(s).bytes, selected)],
+        ]);
+      },
+      append: (s) => [{ file: hive.events, lines: eventLines(selectedOf(s)) }],
+      // Another writer may append after our commit, but never bring a quarantined id back.
+      readsBack: (file, planned, after) => after.exists && planned !== null && after.bytes.subarray(0, planned.length).equals(planned) && (file !== hive.store || after.bytes.length === planned.length || payload.ids.every((id) => !after.byId.has(id))),
+      lockWaitMs: services.lockWaitMs,
+      onLockHeld: services.onLockHeld,
+    });
+    const before = storeOf(outcome.before);
+    const after = storeOf(outcome.after);
+    if (outcome.state !== 'committed') {
+      const message = outcome.restore?.message ?? '';
+      await services.record(caller, { event: 'commit', op: HIVE_QUARANTINE_OP, outcome: outcome.restore?.ok ? 'restored' : 'restore_failed', token12, ids: payload.ids, reason, backup: name, message });
+      throw new CommitAbort(outcome.state, `The store did not read back as written. ${message}`);
     }
-
-    const afterBytes = fs.readFileSync(hive.store);
-    const exact = sha256Hex(afterBytes) === sha256Hex(expected);
-    const after = exact ? expectedSnapshot(snapshot, selected.length, afterBytes) : snapshotBytes(hive.store, afterBytes);
-    const verified = exact || (payload.ids.every((id) => !after.byId.has(id)) && after.bytes.subarray(0, expected.length).equals(expected));
-    const before = { entryCount: snapshot.fingerprint.entry_count, fileSha256: snapshot.fingerprint.file_sha256 };
-    if (!verified) {
-      const restored = await restoreFromBackup(hive, snapshot.bytes, expected, services.lockWaitMs);
-      const state = restored.ok ? 'verify_failed_restored' : 'verify_failed_restore_failed';
-      writeResult(backup.dir, { state, at: new Date().toISOString(), post: readStoreSnapshot(hive.store).fingerprint, sidecar_appended: sidecarAppended, restore: restored });
-      await services.record(caller, { event: 'commit', op: HIVE_QUARANTINE_OP, outcome: restored.ok ? 'restored' : 'restore_failed', token12, ids: payload.ids, reason, backup: name, message: restored.message });
-      throw new CommitAbort(state, `The store did not read back as written. ${restored.message}`);
-    }
-    if (!exact) messages.push('Another writer appended to the hive right after the commit; the quarantined entries stay out.');
-    writeResult(backup.dir, { state: 'committed', at: new Date().toISOString(), post: after.fingerprint, sidecar_appended: sidecarAppended, events_appended: eventsAppended });
-    await services.record(caller, { event: 'commit', op: HIVE_QUARANTINE_OP, outcome: 'ok', token12, ids: payload.ids, reason, backup: name, detail: { before: snapshot.fingerprint, after: after.fingerprint } });
-    const revertCheckAt = scheduleRevertCheck(services, caller, { op: HIVE_QUARANTINE_OP, store: hive.store, backupDir: backup.dir, ids: payload.ids, token12 });
+    const messages = [...outcome.messages];
+    const expectedLength = (outcome.written.get(hive.store) as Buffer).length;
+    if (after.bytes.length !== expectedLength) messages.push('Another writer appended to the hive right after the commit; the quarantined entries stay out.');
+    await services.record(caller, { event: 'commit', op: HIVE_QUARANTINE_OP, outcome: 'ok', token12, ids: payload.ids, reason, backup: name, detail: { before: before.fingerprint, after: after.fingerprint } });
+    const revertCheckAt = scheduleRevertCheck(services, caller, { op: HIVE_QUARANTINE_OP, store: hive.store, backupDir: outcome.backup.dir, ids: payload.ids, token12 });
+    const count = payload.ids.length;
     messages.unshift(
-      `Quarantined ${selected.length} ${selected.length === 1 ? 'entry' : 'entries'}: the hive went from ${snapshot.fingerprint.entry_count} to ${after.fingerprint.entry_count} entries, every other line kept byte for byte.`,
+      `Quarantined ${count} ${count === 1 ? 'entry' : 'entries'}: the hive went from ${before.fingerprint.entry_count} to ${after.fingerprint.entry_count} entries, every other line kept byte for byte.`,
       `Backup ${name} (verified) holds the original store; the entries are in shared-learnings-quarantined.jsonl.`,
     );
     return {
@@ -229,33 +193,10 @@ export function commitHiveQuarantine(services: HumanServices, caller: CallerCont
       token12,
       backup: name,
       ids: payload.ids,
-      before,
+      before: { entryCount: before.fingerprint.entry_count, fileSha256: before.fingerprint.file_sha256 },
       after: { entryCount: after.fingerprint.entry_count, fileSha256: after.fingerprint.file_sha256 },
       messages,
       revertCheckAt,
     };
   });
-}
-
-/** Puts the backup bytes back, but only over exactly what the commit wrote (never over another writer's change). */
-async function restoreFromBackup(hive: HivePaths, original: Buffer, written: Buffer, waitMs: number): Promise<{ ok: boolean; message: string }> {
-  try {
-    return await withStoreLock(
-      hive.dataDir,
-      async (lock) => {
-        const live = readStoreSnapshot(hive.store);
-        if (live.fingerprint.file_sha256 !== sha256Hex(written) && live.fingerprint.file_sha256 !== sha256Hex(original)) {
-          return { ok: false, message: 'The restore was not attempted: another writer changed the store meanwhile. The backup is intact; roll back from it.' };
-        }
-        await replaceFile(hive.store, original, lock);
-        const check = readStoreSnapshot(hive.store);
-        return check.fingerprint.file_sha256 === sha256Hex(original)
-          ? { ok: true, message: 'The original store was restored from the backup and verified.' }
-          : { ok: false, message: 'The restore from the backup did not verify; the backup is intact.' };
-      },
-      { waitMs },
-    );
-  } catch (error) {
-    return { ok: false, message: `The restore from the backup failed: ${(error as Error).message}` };
-  }
 }

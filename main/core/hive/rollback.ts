@@ -7,11 +7,10 @@ import type { RollbackPreview, WriteResult } from '../../../shared/contract/comm
 import type { WorkspacePaths } from '../platform/paths/workspace-paths';
 import type { CallerContext } from '../human/confirmation';
 import { CommitAbort, type HumanCommitInput, type HumanServices } from '../human/runner';
-import { ABSENT, checkLiveBindings, TokenRefusal } from '../human/tokens';
-import { appendLines, replaceFile } from '../human/write/atomic-write';
+import { ABSENT, checkLiveBindings } from '../human/tokens';
 import { verifyBackupFiles, writeResult } from '../human/write/backup';
-import { LockLostError, LockTimeoutError, withStoreLock } from '../human/write/store-lock';
 import { readStoreSnapshot, sha256Hex, snapshotBytes, withoutLines, type StoreLine, type StoreSnapshot } from '../human/write/store-snapshot';
+import { runTransaction, type Snapshots } from '../human/write/transaction';
 import { findBackup, type BackupInfo } from './backups';
 import { cleanReason, HIVE_ROLLBACK_OP, hivePaths, type HivePaths } from './hive-paths';
 import { previewHeader } from '../human/preview-header';
@@ -83,63 +82,69 @@ export function commitHiveRollback(services: HumanServices, caller: CallerContex
     const hive = hivePaths(workspace.hiveDir);
     const reason = cleanReason(input.reason);
     const backup = findBackup(hive, (payload.bind.backup ?? '').split('-')[1] ?? '');
+    const storeOf = (s: Snapshots) => s.get(hive.store) as StoreSnapshot;
+    const check = (s: Snapshots): Plan => {
+      checkLiveBindings(payload, liveBindings(storeOf(s), { backup: backup.name }), token12);
+      // Planned again from the backup each time: its files are re-verified against the manifest.
+      const plan = planRollback(hive, backup, storeOf(s));
+      if (plan.collisions.length) {
+        throw new CommitAbort('rollback_collision', `Nothing was restored: ${plan.collisions.map((c) => `${c.id} is in the hive with different content (live ${c.liveSha256.slice(0, 12)}…, backup ${c.backupSha256.slice(0, 12)}…)`).join('; ')}.`);
+      }
+      return plan;
+    };
     const live = readStoreSnapshot(hive.store);
-    checkLiveBindings(payload, liveBindings(live, { backup: backup.name }), token12);
-    const plan = planRollback(hive, backup, live);
+    const plan = check(new Map([[hive.store, live]]));
     const before = { entryCount: live.fingerprint.entry_count, fileSha256: live.fingerprint.file_sha256 };
-    if (plan.collisions.length) {
-      throw new CommitAbort('rollback_collision', `Nothing was restored: ${plan.collisions.map((c) => `${c.id} is in the hive with different content (live ${c.liveSha256.slice(0, 12)}…, backup ${c.backupSha256.slice(0, 12)}…)`).join('; ')}.`);
-    }
     if (plan.method === 'none') {
       await services.record(caller, { event: 'rollback', op: HIVE_ROLLBACK_OP, outcome: 'ok', token12, ids: [], reason, backup: backup.name, message: 'nothing to restore: every entry is already in the hive with identical bytes' });
       return { state: 'nothing_to_do', token12, backup: backup.name, ids: [], before, after: before, messages: [`Every entry of ${backup.name} is already in the hive with identical bytes; nothing was changed.`], revertCheckAt: null };
     }
-    // Backup first: the live store as it is now, verified, beside the quarantine's own backup.
-    const preName = `pre-rollback-${token12}.jsonl`;
-    fs.writeFileSync(path.join(backup.dir, preName), live.bytes, { mode: 0o600 });
-    if (sha256Hex(fs.readFileSync(path.join(backup.dir, preName))) !== live.fingerprint.file_sha256) throw new CommitAbort('backup_verify_failed', `The pre-rollback copy in ${backup.dir} did not read back identically; nothing was changed.`);
-    const next = rolledBack(plan, live);
     const restoredIds = plan.restore.map((l) => l.id as string);
     const at = new Date().toISOString();
-    try {
-      await withStoreLock(
-        hive.dataDir,
-        async (lock) => {
-          checkLiveBindings(payload, liveBindings(readStoreSnapshot(hive.store), { backup: backup.name }), token12);
-          await replaceFile(hive.store, next, lock);
-          const sidecar = readStoreSnapshot(hive.sidecar);
-          const ours = sidecar.lines.filter((l) => l.value?.quarantine_token12 === backup.manifest?.token12 && restoredIds.includes(l.id as string));
-          if (ours.length) await replaceFile(hive.sidecar, withoutLines(sidecar.bytes, ours), lock);
-          appendLines(
-            hive.events,
-            plan.selected.map((l) =>
-              JSON.stringify({
-                schema_version: 1,
-                event_id: crypto.randomUUID(),
-                timestamp: at,
-                type: 'rollback',
-                tier: 'hive',
-                entry_id: l.id,
-                actor: 'human:hive-quarantine',
-                op: 'rollback',
-                token12: backup.manifest?.token12,
-                line_sha256: l.sha256,
-                result: restoredIds.includes(l.id as string) ? 'restored' : 'skipped_identical',
-              }),
-            ),
-          );
+    // The live files as they are now go in a folder of their own inside the quarantine's backup
+    // (not a quarantine backup itself, so status and rollback never list it).
+    const outcome = await runTransaction({
+      locks: [hive.dataDir],
+      files: [hive.store, hive.sidecar],
+      backup: { root: backup.dir, name: `pre-rollback-${token12}`, manifest: { manifest_version: 1, op: 'hive-rollback', token12, rolls_back: backup.name, reason, created_at: at } },
+      check: (s) => void check(s),
+      plan(s) {
+        const current = check(s);
+        const sidecar = s.get(hive.sidecar) as StoreSnapshot;
+        const ours = sidecar.lines.filter((l) => l.value?.quarantine_token12 === backup.manifest?.token12 && restoredIds.includes(l.id as string));
+        // The store first: a crash between the renames leaves the entry in both files, never in neither.
+        const files = new Map<string, Buffer | null>([[hive.store, rolledBack(current, storeOf(s))]]);
+        if (ours.length) files.set(hive.sidecar, withoutLines(sidecar.bytes, ours));
+        return files;
+      },
+      append: () => [
+        {
+          file: hive.events,
+          lines: plan.selected.map((l) =>
+            JSON.stringify({
+              schema_version: 1,
+              event_id: crypto.randomUUID(),
+              timestamp: at,
+              type: 'rollback',
+              tier: 'hive',
+              entry_id: l.id,
+              actor: 'human:hive-quarantine',
+              op: 'rollback',
+              token12: backup.manifest?.token12,
+              line_sha256: l.sha256,
+              result: restoredIds.includes(l.id as string) ? 'restored' : 'skipped_identical',
+            }),
+          ),
         },
-        services.lockOptions(),
-      );
-    } catch (error) {
-      if (error instanceof LockTimeoutError || error instanceof LockLostError) throw new CommitAbort(error.code, error.message);
-      if (error instanceof TokenRefusal) throw error;
-      throw error;
-    }
-    const after = readStoreSnapshot(hive.store);
-    const ok = plan.method === 'exact' ? after.fingerprint.file_sha256 === sha256Hex(plan.original) : plan.restore.every((l) => after.byId.get(l.id as string)?.[0]?.sha256 === l.sha256);
-    writeResult(backup.dir, { ...(backup.result ?? {}), state: ok ? 'rolled_back' : 'rollback_unverified', rollback: { at, restored_ids: restoredIds, skipped_identical_ids: plan.skipped, collisions: [], method: plan.method, post: after.fingerprint } });
+      ],
+      lockWaitMs: services.lockWaitMs,
+      onLockHeld: services.onLockHeld,
+    });
+    const after = storeOf(outcome.after);
+    const ok = outcome.state === 'committed' && (plan.method === 'exact' ? after.fingerprint.file_sha256 === sha256Hex(plan.original) : plan.restore.every((l) => after.byId.get(l.id as string)?.[0]?.sha256 === l.sha256));
+    writeResult(backup.dir, { ...(backup.result ?? {}), state: ok ? 'rolled_back' : 'rollback_unverified', rollback: { at, restored_ids: restoredIds, skipped_identical_ids: plan.skipped, collisions: [], method: plan.method, post: after.fingerprint, protocol: outcome.state } });
     await services.record(caller, { event: 'rollback', op: HIVE_ROLLBACK_OP, outcome: ok ? 'ok' : 'failed', token12, ids: restoredIds, reason, backup: backup.name, detail: { method: plan.method, after: after.fingerprint } });
+    if (outcome.state !== 'committed') throw new CommitAbort(outcome.state, `The rollback did not read back as written. ${outcome.restore?.message ?? ''}`);
     if (!ok) throw new CommitAbort('rollback_unverified', `The rollback was written but the restored lines did not read back as expected; the backup ${backup.name} is intact.`);
     return {
       state: 'rolled_back',
@@ -153,6 +158,7 @@ export function commitHiveRollback(services: HumanServices, caller: CallerContex
           ? `Restored ${restoredIds.length} entries: the hive is byte for byte the store the quarantine backed up (sha256 ${after.fingerprint.file_sha256.slice(0, 12)}…).`
           : `Restored ${restoredIds.length} entries at the end of the hive (it changed since the quarantine, so the other lines were left as they are).`,
         ...(plan.skipped.length ? [`${plan.skipped.length} entries were already back with identical bytes and were skipped.`] : []),
+        ...outcome.messages,
       ],
       revertCheckAt: null,
     };

@@ -13,14 +13,14 @@
  * 4. Commit handler: `services.commit(caller, input, op, execute)`. The runner verifies the token
  *    (signature in constant time, command, console version, expiry, single use), asks the person
  *    through the caller's ConfirmationPort, spends the nonce, then calls `execute(payload, token12)`
- *    and audits the outcome. `execute` must, in this order: `checkLiveBindings` against the live
- *    store; `writeBackup` (hash-verified); `withStoreLock(storeDir, …)` → re-read and
- *    `checkLiveBindings` again → `replaceFile` (temp + rename, every other line byte for byte) →
- *    append the store's own audit lines; after the lock, verify and restore from the backup on
- *    failure. Throw `TokenRefusal` (a binding differs) or `CommitAbort` (lock timeout, backup) to
- *    refuse: the runner turns them into `forbidden`/`failed` with the message and audits them.
- *    For files that share one plugin lock, `runTransaction` (write/transaction.ts) does all of this
- *    given a `check` and a `plan`; the swarm commands in ./swarm/ use it. Audit the success with
+ *    and audits the outcome. `execute` writes ONLY through `runTransaction` (write/transaction.ts),
+ *    the one write protocol, given the locks, the files, a backup place, a `check` (usually
+ *    `checkLiveBindings` against the snapshots) and a `plan` (complete new bytes per file): it
+ *    checks containment, backs up and hash-verifies, takes every lock in one global order,
+ *    re-verifies, renames temp files into place, appends to append-only logs, verifies after the
+ *    lock and restores from the backup on failure. Throw `TokenRefusal` (a binding differs) or
+ *    `CommitAbort` (lock timeout, backup) to refuse: the runner turns them into
+ *    `forbidden`/`failed` with the message and audits them. Audit the success with
  *    `services.record(caller, { event: 'commit', … })`.
  * 5. Tests: a FakeConfirmation (testing/) stands in for the person; `stepObservers` and
  *    `SWARM_CONSOLE_PAUSE_AT` (write/pause-points.ts) stop a commit at a step.

@@ -11,6 +11,9 @@ afterEach(() => {
 });
 
 const NOW = new Date('2026-12-01T12:00:00.000Z');
+let backups = 0;
+/** Every write goes through the human-only protocol, which backs up first: here, beside the project. */
+const backupIn = (f: Fixture) => ({ root: path.join(path.dirname(f.project), 'backups'), name: `backup-${++backups}`, manifest: {} });
 const PROPOSAL = '.swarm/skills/proposals/scope.md';
 const ACTIVE = '.opencode/skills/generated/scope/SKILL.md';
 
@@ -29,7 +32,7 @@ function withDraft(opts: { procedure?: string[] } = {}): Fixture & { swarmBefore
 describe('skill_apply engine (docs/plugin-formats.md#skill-apply)', () => {
   it('plain: writes the active skill with status flipped, stamps swarm and hive entries, removes the proposal', async () => {
     const f = withDraft();
-    const result = await applyProposal(f.stores, { slug: 'scope', force: false, evaluate: false }, { now: NOW });
+    const result = await applyProposal(f.stores, { slug: 'scope', force: false, evaluate: false }, { now: NOW, backup: backupIn(f) });
     expect(result).toMatchObject({ activated: true, refusal: null, stamped: true, stampNote: null, notFound: [], proposalKept: false, removed: [PROPOSAL] });
     expect(result.written).toEqual([ACTIVE, '.swarm/knowledge.jsonl', expect.stringMatching(/shared-learnings\.jsonl$/)]);
     expect(f.read(ACTIVE)).toBe(f.draft.replace('status: draft', 'status: active'));
@@ -58,7 +61,7 @@ describe('skill_apply engine (docs/plugin-formats.md#skill-apply)', () => {
     fs.mkdirSync(linkDir, { recursive: true });
     fs.writeFileSync(path.join(linkDir, 'knowledge.jsonl'), `${entryLine('k1')}\n`);
     const swarmBefore = fs.readFileSync(f.knowledge, 'utf8');
-    const result = await applyProposal({ ...f.stores, knowledgeDir: linkDir }, { slug: 'scope', force: false, evaluate: false }, { now: NOW });
+    const result = await applyProposal({ ...f.stores, knowledgeDir: linkDir }, { slug: 'scope', force: false, evaluate: false }, { now: NOW, backup: backupIn(f) });
     expect(result.stores.map((s) => `${s.tier}:${s.stampedIds.join(',')}`)).toEqual(['link:k1', 'hive:h1']);
     expect(fs.readFileSync(f.knowledge, 'utf8')).toBe(swarmBefore);
     expect(JSON.parse(fs.readFileSync(path.join(linkDir, 'knowledge.jsonl'), 'utf8'))).toMatchObject({ generated_skill_slug: 'scope' });
@@ -66,7 +69,7 @@ describe('skill_apply engine (docs/plugin-formats.md#skill-apply)', () => {
 
   it('evaluate with no fixtures: unevaluated passes and the draft is activated', async () => {
     const f = withDraft();
-    const result = await applyProposal(f.stores, { slug: 'scope', force: false, evaluate: true }, { now: NOW });
+    const result = await applyProposal(f.stores, { slug: 'scope', force: false, evaluate: true }, { now: NOW, backup: backupIn(f) });
     expect(result).toMatchObject({ activated: true, stamped: true, evaluation: { status: 'unevaluated', passed: true } });
   });
 
@@ -75,10 +78,10 @@ describe('skill_apply engine (docs/plugin-formats.md#skill-apply)', () => {
     const hand = generatedSkill('scope', { ids: ['k1'], status: 'active', marker: false, procedure: ['my own words'] });
     f.write(ACTIVE, hand);
     const before = snapshot(f.project);
-    const refused = await applyProposal(f.stores, { slug: 'scope', force: false, evaluate: true }, { now: NOW });
+    const refused = await applyProposal(f.stores, { slug: 'scope', force: false, evaluate: true }, { now: NOW, backup: backupIn(f) });
     expect(refused).toMatchObject({ activated: false, refusal: { step: 'marker', reason: 'active SKILL.md is not generator-stamped (manual edit suspected)' }, written: [] });
     expect(snapshot(f.project)).toEqual(before);
-    const forced = await applyProposal(f.stores, { slug: 'scope', force: true, evaluate: false }, { now: NOW });
+    const forced = await applyProposal(f.stores, { slug: 'scope', force: true, evaluate: false }, { now: NOW, backup: backupIn(f) });
     expect(forced).toMatchObject({ activated: true, stamped: true });
     expect(f.read(ACTIVE)).toContain('status: active');
     expect(f.read(ACTIVE)).not.toContain('my own words');
@@ -86,7 +89,7 @@ describe('skill_apply engine (docs/plugin-formats.md#skill-apply)', () => {
 
   it('a missing proposal is refused with the plugin reason', async () => {
     const f = fixture(cleanups);
-    const result = await applyProposal(f.stores, { slug: 'nope', force: false, evaluate: true }, { now: NOW });
+    const result = await applyProposal(f.stores, { slug: 'nope', force: false, evaluate: true }, { now: NOW, backup: backupIn(f) });
     expect(result).toMatchObject({ activated: false, refusal: { step: 'proposal', reason: 'proposal not found: .swarm/skills/proposals/nope.md' } });
   });
 
@@ -103,7 +106,7 @@ describe('skill_apply engine (docs/plugin-formats.md#skill-apply)', () => {
     f.write('.swarm/skills/proposals/a-b.md', generatedSkill('a-b', { ids: ['k1'] }));
     f.write('.swarm/skills/proposals/etc-passwd.md', generatedSkill('etc-passwd', { ids: ['k1'] }));
     const before = snapshot(f.project);
-    const result = await applyProposal(f.stores, { slug, force: true, evaluate: false }, { now: NOW });
+    const result = await applyProposal(f.stores, { slug, force: true, evaluate: false }, { now: NOW, backup: backupIn(f) });
     expect(result.activated).toBe(false);
     expect(result.refusal?.step).toBe('slug');
     expect(result.refusal?.reason).toMatch(/^invalid slug/);
@@ -117,7 +120,7 @@ describe('skill_apply engine (docs/plugin-formats.md#skill-apply)', () => {
     fs.writeFileSync(path.join(outside, 'SKILL.md'), 'precious');
     fs.mkdirSync(path.join(f.project, '.opencode', 'skills', 'generated'), { recursive: true });
     fs.symlinkSync(outside, path.join(f.project, '.opencode', 'skills', 'generated', 'scope'));
-    const result = await applyProposal(f.stores, { slug: 'scope', force: true, evaluate: false }, { now: NOW });
+    const result = await applyProposal(f.stores, { slug: 'scope', force: true, evaluate: false }, { now: NOW, backup: backupIn(f) });
     expect(result).toMatchObject({ activated: false, refusal: { step: 'paths' } });
     expect(result.refusal?.reason).toMatch(/resolves outside \.opencode\/skills\/generated/);
     expect(fs.readFileSync(path.join(outside, 'SKILL.md'), 'utf8')).toBe('precious');
@@ -130,7 +133,7 @@ describe('skill_apply engine (docs/plugin-formats.md#skill-apply)', () => {
     fs.writeFileSync(elsewhere, generatedSkill('scope', { ids: ['k1'] }));
     fs.mkdirSync(path.join(f.swarm, 'skills', 'proposals'), { recursive: true });
     fs.symlinkSync(elsewhere, path.join(f.project, PROPOSAL));
-    const result = await applyProposal(f.stores, { slug: 'scope', force: false, evaluate: false }, { now: NOW });
+    const result = await applyProposal(f.stores, { slug: 'scope', force: false, evaluate: false }, { now: NOW, backup: backupIn(f) });
     expect(result).toMatchObject({ activated: false, refusal: { step: 'paths' } });
     expect(fs.existsSync(elsewhere)).toBe(true);
   });
@@ -141,7 +144,7 @@ describe('skill_apply engine (docs/plugin-formats.md#skill-apply)', () => {
     const swarmBefore = fs.readFileSync(f.knowledge, 'utf8');
     const plan = planApply(f.stores, { slug: 'motif-flaky-retry', force: false, evaluate: true });
     expect(plan).toMatchObject({ motif: true, sourceIds: [], refusal: null });
-    const result = await applyProposal(f.stores, { slug: 'motif-flaky-retry', force: false, evaluate: true }, { now: NOW });
+    const result = await applyProposal(f.stores, { slug: 'motif-flaky-retry', force: false, evaluate: true }, { now: NOW, backup: backupIn(f) });
     expect(result).toMatchObject({ activated: true, stamped: false, stampNote: 'malformed_frontmatter: no source knowledge ids found', proposalKept: true, written: ['.opencode/skills/generated/motif-flaky-retry/SKILL.md'], removed: [] });
     expect(f.read('.opencode/skills/generated/motif-flaky-retry/SKILL.md')).toBe(MOTIF);
     expect(fs.readFileSync(f.knowledge, 'utf8')).toBe(swarmBefore);
@@ -153,7 +156,7 @@ describe('skill_apply engine (docs/plugin-formats.md#skill-apply)', () => {
     const incumbent = generatedSkill('scope', { ids: ['k1'], status: 'active' });
     f.write(ACTIVE, incumbent);
     const knowledgeBefore = fs.readFileSync(f.knowledge, 'utf8');
-    const result = await applyProposal(f.stores, { slug: 'scope', force: false, evaluate: true }, { now: NOW });
+    const result = await applyProposal(f.stores, { slug: 'scope', force: false, evaluate: true }, { now: NOW, backup: backupIn(f) });
     expect(result).toMatchObject({ activated: false, refusal: { step: 'eval', reason: 'validation_failed: candidate did not strictly improve incumbent on every eval case' }, written: ['.swarm/skills/rejected-edits.jsonl'] });
     expect(result.evaluation?.cases.map((c) => [c.candidate.score, c.incumbent?.score])).toEqual([[0.5, 1]]);
     const records = f.read('.swarm/skills/rejected-edits.jsonl').trim().split('\n').map((l) => JSON.parse(l));
@@ -176,7 +179,7 @@ describe('skill_apply engine (docs/plugin-formats.md#skill-apply)', () => {
     expect(f.read(ACTIVE)).toBe(incumbent);
     expect(f.exists(PROPOSAL)).toBe(true);
     expect(fs.readFileSync(f.knowledge, 'utf8')).toBe(knowledgeBefore);
-    const again = await applyProposal(f.stores, { slug: 'scope', force: false, evaluate: false }, { now: NOW });
+    const again = await applyProposal(f.stores, { slug: 'scope', force: false, evaluate: false }, { now: NOW, backup: backupIn(f) });
     expect(again.refusal).toEqual({ step: 'rejected', reason: 'previously rejected equivalent content' });
   });
 
@@ -185,19 +188,19 @@ describe('skill_apply engine (docs/plugin-formats.md#skill-apply)', () => {
     const earlier = generatedSkill('scope', { ids: ['k1', 'h1'], generatedAt: '2026-01-01T00:00:00.000Z' }).replace('# Skill scope', '#   SKILL scope');
     f.write('.swarm/skills/rejected-edits.jsonl', `${JSON.stringify({ timestamp: NOW.toISOString(), slug: 'scope', operation: 'skill_generate:draft', reason: 'x', candidateHash: sha256(earlier), candidateNormalizedHash: normalizedHash(earlier), candidateScore: 0, incumbentScore: 0, evalFiles: [], caseCount: 0, candidatePreview: '' })}\n`);
     const before = snapshot(f.project);
-    const result = await applyProposal(f.stores, { slug: 'scope', force: false, evaluate: true }, { now: NOW });
+    const result = await applyProposal(f.stores, { slug: 'scope', force: false, evaluate: true }, { now: NOW, backup: backupIn(f) });
     expect(result.refusal).toEqual({ step: 'rejected', reason: 'previously rejected equivalent content' });
     expect(snapshot(f.project)).toEqual(before);
     // A record for another slug does not count.
     f.write('.swarm/skills/rejected-edits.jsonl', `${JSON.stringify({ slug: 'other', candidateHash: sha256(f.draft) })}\n`);
-    expect((await applyProposal(f.stores, { slug: 'scope', force: false, evaluate: false }, { now: NOW })).activated).toBe(true);
+    expect((await applyProposal(f.stores, { slug: 'scope', force: false, evaluate: false }, { now: NOW, backup: backupIn(f) })).activated).toBe(true);
   });
 
   it('refuses a commit when the draft changed after the preview the person confirmed', async () => {
     const f = withDraft();
     const plan = planApply(f.stores, { slug: 'scope', force: false, evaluate: true });
     f.write(PROPOSAL, `${f.draft}\nextra line\n`);
-    const result = await applyProposal(f.stores, plan.request, { now: NOW, expected: plan });
+    const result = await applyProposal(f.stores, plan.request, { now: NOW, expected: plan, backup: backupIn(f) });
     expect(result).toMatchObject({ activated: false, refusal: { step: 'changed' } });
   });
 });
@@ -205,19 +208,19 @@ describe('skill_apply engine (docs/plugin-formats.md#skill-apply)', () => {
 describe('reject and retire', () => {
   it('reject appends an operator_reject record with the reason; the draft stays and can no longer be applied', async () => {
     const f = withDraft();
-    const result = await rejectDraft(f.stores, 'scope', '  too vague about globs ', { now: NOW });
+    const result = await rejectDraft(f.stores, 'scope', '  too vague about globs ', { now: NOW, backup: backupIn(f) });
     expect(result).toMatchObject({ rejected: true, written: ['.swarm/skills/rejected-edits.jsonl'], record: { operation: 'operator_reject', reason: 'too vague about globs', slug: 'scope', candidateHash: sha256(f.draft), caseCount: 0 } });
     expect(f.exists(PROPOSAL)).toBe(true);
-    expect((await applyProposal(f.stores, { slug: 'scope', force: false, evaluate: false }, { now: NOW })).refusal?.step).toBe('rejected');
-    expect((await rejectDraft(f.stores, 'scope', '', { now: NOW })).rejected).toBe(false);
-    expect((await rejectDraft(f.stores, '../scope', 'x', { now: NOW })).refusal?.step).toBe('slug');
+    expect((await applyProposal(f.stores, { slug: 'scope', force: false, evaluate: false }, { now: NOW, backup: backupIn(f) })).refusal?.step).toBe('rejected');
+    expect((await rejectDraft(f.stores, 'scope', '', { now: NOW, backup: backupIn(f) })).rejected).toBe(false);
+    expect((await rejectDraft(f.stores, '../scope', 'x', { now: NOW, backup: backupIn(f) })).refusal?.step).toBe('slug');
   });
 
   it('keeps the newest 200 rejected edits', async () => {
     const f = withDraft();
     const old = Array.from({ length: 205 }, (_, i) => JSON.stringify({ slug: 'other', n: i, candidateHash: String(i) }));
     f.write('.swarm/skills/rejected-edits.jsonl', `${old.join('\n')}\n`);
-    await rejectDraft(f.stores, 'scope', 'no', { now: NOW });
+    await rejectDraft(f.stores, 'scope', 'no', { now: NOW, backup: backupIn(f) });
     const lines = f.read('.swarm/skills/rejected-edits.jsonl').trim().split('\n');
     expect(lines).toHaveLength(200);
     expect(lines[0]).toBe(old[6]);

@@ -5,8 +5,13 @@ import { GENERATOR_MARKER } from '../stores/schemas/skills';
 import { evaluate, loadEvalSet, type EvalOutcome } from './eval';
 import { appendRejectedEdit, matchingRejection, readRejectedEdits, rejectedEditRecord, sha256, type RejectedEdit } from './rejected-edits';
 import { activeRelPath, checkSlug, confinementProblem, proposalProblem, skillPaths } from './skill-paths';
-import { stampStore, stampTargets, type StampOutcome } from './stamp';
-import { writeViaTemp } from './temp-write';
+import { CommitAbort } from '../human/runner';
+import { replaceUnlockedFile } from '../human/write/atomic-write';
+import type { WrittenBackup } from '../human/write/backup';
+import { DEFAULT_LOCK_WAIT_MS } from '../human/write/store-lock';
+import type { StoreSnapshot } from '../human/write/store-snapshot';
+import { runTransaction, type BackupPlace, type Snapshots } from '../human/write/transaction';
+import { stampBytes, stampTargets, type StampOutcome } from './stamp';
 
 /** Where the stores of the open workspace live (link-aware), as `WorkspacePaths` has them. */
 export interface SkillStorePaths {
@@ -148,10 +153,12 @@ const nothing = (refusal: ApplyRefusal | null, evaluation: EvalOutcome | null): 
 });
 
 /**
- * Activates a draft with the outcome the plugin's `skill_apply` produces on the same files:
- * the active SKILL.md (temp + rename), the source entries stamped under their store locks,
- * the proposal removed; on an eval failure, a rejected-edit record instead. When `expected`
- * (the plan the person confirmed) is given, the files must still be what was previewed.
+ * Activates a draft with the outcome the plugin's `skill_apply` produces on the same files — the
+ * active SKILL.md, the source entries stamped, the proposal removed — as ONE change on the
+ * human-only write protocol: every file backed up, both store locks held (one global order), the
+ * files re-verified, written by temp + rename, read back and restored on a mismatch. On an eval
+ * failure, a rejected-edit record instead. When `expected` (the plan the person confirmed) is
+ * given, the files must still be what was previewed.
  */
 interface WriteOptions {
   now?: Date;
@@ -159,54 +166,81 @@ interface WriteOptions {
   expected?: Pick<ApplyPlan, 'proposalHash' | 'incumbentHash'>;
   /** How long to wait for a busy plugin lock before giving up cleanly. */
   lockWaitMs?: number;
+  /** Where the verified backup of every file this write touches goes. */
+  backup: BackupPlace;
 }
 
-export async function applyProposal(stores: SkillStorePaths, request: ApplyRequest, options: WriteOptions = {}): Promise<ApplyResult> {
+export async function applyProposal(stores: SkillStorePaths, request: ApplyRequest, options: WriteOptions): Promise<ApplyResult & { backup: WrittenBackup | null }> {
   const { expected, lockWaitMs } = options;
   const now = options.now ?? new Date();
   const plan = planApply(stores, request);
   if (expected && plan.proposalHash !== null && (plan.proposalHash !== expected.proposalHash || plan.incumbentHash !== expected.incumbentHash)) {
-    return nothing({ step: 'changed', reason: 'the draft or the active skill changed since the preview; review it again' }, null);
+    return { ...nothing({ step: 'changed', reason: 'the draft or the active skill changed since the preview; review it again' }, null), backup: null };
   }
   const { projectDir } = stores;
   if (plan.refusal) {
-    if (plan.refusal.step !== 'eval' || !plan.evaluation) return nothing(plan.refusal, plan.evaluation);
+    if (plan.refusal.step !== 'eval' || !plan.evaluation) return { ...nothing(plan.refusal, plan.evaluation), backup: null };
     const p = skillPaths(projectDir, request.slug);
     const record = rejectedEditRecord({ slug: request.slug, operation: 'skill_apply', reason: plan.evaluation.reason, candidate: fs.readFileSync(p.proposal, 'utf8'), incumbent: readIfFile(p.active), evaluation: plan.evaluation, now });
-    await appendRejectedEdit(projectDir, record, lockWaitMs);
-    return { ...nothing(plan.refusal, plan.evaluation), written: [rel(projectDir, p.rejectedEdits)], rejectedEdit: record };
+    const outcome = await appendRejectedEdit(projectDir, record, { backup: options.backup, lockWaitMs });
+    return { ...nothing(plan.refusal, plan.evaluation), written: [rel(projectDir, p.rejectedEdits)], rejectedEdit: record, backup: outcome.backup };
   }
   const p = skillPaths(projectDir, request.slug);
-  const proposal = fs.readFileSync(p.proposal, 'utf8');
   // Re-check right before writing: a symlink planted since the plan must not redirect the write.
   const late = confinementProblem(projectDir, p.active);
-  if (late) return nothing({ step: 'paths', reason: late }, plan.evaluation);
-  writeViaTemp(p.active, flipStatus(proposal));
-  const written = [rel(projectDir, p.active)];
+  if (late) return { ...nothing({ step: 'paths', reason: late }, plan.evaluation), backup: null };
+  const ids = draftSourceIds(fs.readFileSync(p.proposal, 'utf8'));
+  // Only stores that exist are stamped (and locked): the plugin skips a missing one too.
+  const targets = ids.length ? stampTargets(stores) : [];
+  const present = targets.filter((t) => fs.existsSync(t.file));
+  const stampOutcomes: StampOutcome[] = [];
+  const textOf = (s: Snapshots, file: string) => (s.get(file) as StoreSnapshot).bytes.toString('utf8');
+  const outcome = await runTransaction({
+    locks: present.map((t) => t.lockDir),
+    unlockedRoots: [path.dirname(path.dirname(p.active)), path.dirname(p.proposal)],
+    files: [p.active, p.proposal, ...present.map((t) => t.file)],
+    backupAs: { [p.active]: 'SKILL.md', [p.proposal]: 'proposal.md', ...Object.fromEntries(present.map((t) => [t.file, t.tier === 'hive' ? 'shared-learnings.jsonl' : 'knowledge.jsonl'])) },
+    backup: options.backup,
+    check(s) {
+      const proposal = (s.get(p.proposal) as StoreSnapshot).exists ? sha256(textOf(s, p.proposal)) : null;
+      const incumbent = (s.get(p.active) as StoreSnapshot).exists ? sha256(textOf(s, p.active)) : null;
+      if (proposal !== plan.proposalHash || incumbent !== plan.incumbentHash) throw new CommitAbort('store_changed', 'The draft or the active skill changed since it was checked; nothing was changed.');
+    },
+    plan(s) {
+      const files = new Map<string, Buffer | null>([[p.active, Buffer.from(flipStatus(textOf(s, p.proposal)), 'utf8')]]);
+      stampOutcomes.length = 0;
+      for (const target of targets) {
+        const base = { tier: target.tier, file: target.file };
+        const snapshot = s.get(target.file);
+        if (!snapshot?.exists) {
+          stampOutcomes.push({ ...base, stampedIds: [], lines: 0, note: 'store file does not exist' });
+          continue;
+        }
+        const stamped = stampBytes(snapshot.bytes, ids, request.slug, activeRelPath(request.slug), now);
+        stampOutcomes.push({ ...base, stampedIds: stamped.stampedIds, lines: stamped.lines, note: stamped.lines ? null : 'none of the source ids is in this store' });
+        if (stamped.lines) files.set(target.file, stamped.bytes);
+      }
+      // A motif proposal (no source ids) stays, as in the plugin: it was not stamped.
+      if (ids.length) files.set(p.proposal, null);
+      return files;
+    },
+    lockWaitMs: lockWaitMs ?? DEFAULT_LOCK_WAIT_MS,
+  });
+  if (outcome.state !== 'committed') throw new CommitAbort(outcome.state, outcome.messages.join(' '));
+  const written = [rel(projectDir, p.active), ...stampOutcomes.filter((o) => o.lines > 0).map((o) => rel(projectDir, o.file))];
   const result: ApplyResult = { ...nothing(null, plan.evaluation), activated: true, written };
-  const ids = draftSourceIds(proposal);
-  if (ids.length === 0) return { ...result, stampNote: 'malformed_frontmatter: no source knowledge ids found' };
-  const outcomes: StampOutcome[] = [];
-  try {
-    for (const target of stampTargets(stores)) {
-      const outcome = await stampStore(target, ids, request.slug, activeRelPath(request.slug), now, lockWaitMs);
-      outcomes.push(outcome);
-      if (outcome.lines > 0) written.push(rel(projectDir, target.file));
-    }
-  } catch (error) {
-    return { ...result, stores: outcomes, stampNote: `stamp_failed: ${error instanceof Error ? error.message : String(error)}` };
-  }
-  fs.rmSync(p.proposal, { force: true });
-  const found = new Set(outcomes.flatMap((o) => o.stampedIds));
+  if (ids.length === 0) return { ...result, stampNote: 'malformed_frontmatter: no source knowledge ids found', backup: outcome.backup };
+  const found = new Set(stampOutcomes.flatMap((o) => o.stampedIds));
   const notFound = ids.filter((id) => !found.has(id));
   return {
     ...result,
     stamped: true,
-    stores: outcomes,
+    stores: stampOutcomes,
     notFound,
     stampNote: notFound.length ? `${notFound.length} source id(s) are in no store: ${notFound.join(', ')}` : null,
     removed: [rel(projectDir, p.proposal)],
     proposalKept: false,
+    backup: outcome.backup,
   };
 }
 
@@ -215,6 +249,7 @@ interface RejectResult {
   refusal: ApplyRefusal | null;
   record: RejectedEdit | null;
   written: string[];
+  backup?: WrittenBackup;
 }
 
 /**
@@ -222,7 +257,7 @@ interface RejectResult {
  * reason, the draft's hashes and eval scores) so the plugin refuses equivalent content. The
  * draft itself stays, shown as rejected.
  */
-export async function rejectDraft(stores: SkillStorePaths, slug: string, reason: string, options: Omit<WriteOptions, 'expected'> = {}): Promise<RejectResult> {
+export async function rejectDraft(stores: SkillStorePaths, slug: string, reason: string, options: Omit<WriteOptions, 'expected'>): Promise<RejectResult> {
   const now = options.now ?? new Date();
   const refuse = (step: ApplyStep, why: string): RejectResult => ({ rejected: false, refusal: { step, reason: why }, record: null, written: [] });
   const slugCheck = checkSlug(slug);
@@ -237,8 +272,8 @@ export async function rejectDraft(stores: SkillStorePaths, slug: string, reason:
   const incumbent = fs.existsSync(p.active) && !confinementProblem(projectDir, p.active) ? readIfFile(p.active) : undefined;
   const evaluation = evaluate(loadEvalSet(projectDir, slugCheck.slug), flipStatus(proposal), incumbent);
   const record = rejectedEditRecord({ slug: slugCheck.slug, operation: 'operator_reject', reason: reason.trim(), candidate: proposal, incumbent, evaluation, now });
-  await appendRejectedEdit(projectDir, record, options.lockWaitMs);
-  return { rejected: true, refusal: null, record, written: [rel(projectDir, p.rejectedEdits)] };
+  const outcome = await appendRejectedEdit(projectDir, record, { backup: options.backup, lockWaitMs: options.lockWaitMs });
+  return { rejected: true, refusal: null, record, written: [rel(projectDir, p.rejectedEdits)], backup: outcome.backup };
 }
 
 interface RetireResult {
@@ -260,6 +295,6 @@ export function retireSkill(stores: SkillStorePaths, slug: string, reason: strin
   if (!fs.existsSync(p.active)) return refuse('proposal', `no active skill: ${activeRelPath(slugCheck.slug)} does not exist`);
   if (fs.existsSync(p.retiredMarker)) return refuse('proposal', `already retired: ${rel(projectDir, p.retiredMarker)} exists`);
   const marker = { retiredAt: now.toISOString(), reason: reason.trim() || 'manual_retire' };
-  writeViaTemp(p.retiredMarker, JSON.stringify(marker));
+  replaceUnlockedFile(p.retiredMarker, Buffer.from(JSON.stringify(marker), 'utf8'));
   return { retired: true, refusal: null, written: [rel(projectDir, p.retiredMarker)], marker };
 }

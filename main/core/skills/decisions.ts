@@ -7,7 +7,8 @@ import type { CallerContext } from '../human/confirmation';
 import { previewHeader } from '../human/preview-header';
 import { CommitAbort, type HumanCommitInput, type HumanServices } from '../human/runner';
 import { ABSENT, checkLiveBindings } from '../human/tokens';
-import { backupName, readJsonFile, writeBackup, writeResult, type WrittenBackup } from '../human/write/backup';
+import { backupName, readJsonFile, writeResult } from '../human/write/backup';
+import type { BackupPlace } from '../human/write/transaction';
 import { readStoreSnapshot, sha256Hex, type StoreSnapshot } from '../human/write/store-snapshot';
 import { applyProposal, flipStatus, planApply, rejectDraft, retireSkill, type ApplyResult, type SkillStorePaths } from './apply';
 import { evaluate, loadEvalSet } from './eval';
@@ -80,28 +81,13 @@ export async function previewApply(services: HumanServices, caller: CallerContex
   return { ...previewHeader(services, minted, snapshot), plan: toPlanView(plan), title: applyTitle(slug, input.force, input.evaluate) };
 }
 
-function backupFiles(files: Record<string, string>): Record<string, Buffer> {
-  const out: Record<string, Buffer> = {};
-  for (const [name, file] of Object.entries(files)) if (fs.existsSync(file)) out[name] = fs.readFileSync(file);
-  return out;
-}
-
-function takeBackup(services: HumanServices, token12: string, op: string, slug: string, files: Record<string, string>, reason: string, host: string): WrittenBackup {
-  try {
-    return writeBackup(path.join(services.paths.dir, 'skill-backups'), backupName(new Date(), token12), backupFiles(files), {
-      manifest_version: 1,
-      op,
-      slug,
-      created_at: new Date().toISOString(),
-      token12,
-      console_version: services.consoleVersion,
-      paths: files,
-      reason,
-      actor: { kind: 'human-console', host, host_user: services.hostUser },
-    });
-  } catch (error) {
-    throw new CommitAbort('backup_verify_failed', (error as Error).message);
-  }
+/** Where a skill decision's backup goes (the protocol writes and verifies it before any change). */
+function backupPlace(services: HumanServices, token12: string, op: string, slug: string, reason: string, host: string): BackupPlace {
+  return {
+    root: path.join(services.paths.dir, 'skill-backups'),
+    name: backupName(new Date(), token12),
+    manifest: { manifest_version: 1, op, slug, created_at: new Date().toISOString(), token12, console_version: services.consoleVersion, reason, actor: { kind: 'human-console', host, host_user: services.hostUser } },
+  };
 }
 
 const base = (op: string, slug: string, token12: string): Result => ({
@@ -153,8 +139,12 @@ export function commitApply(services: HumanServices, caller: CallerContext, stor
     const p = skillPaths(stores.projectDir, slug);
     const [knowledge, hive] = stampTargets(stores);
     const files = { 'knowledge.jsonl': (knowledge as { file: string }).file, 'shared-learnings.jsonl': (hive as { file: string }).file, 'SKILL.md': p.active, 'proposal.md': p.proposal, 'rejected-edits.jsonl': p.rejectedEdits };
-    const backup = takeBackup(services, token12, SKILL_APPLY_OP, slug, files, input.reason, caller.host);
-    const result = await applyProposal(stores, request, { expected: plan, lockWaitMs: services.lockWaitMs });
+    const result = await applyProposal(stores, request, { expected: plan, lockWaitMs: services.lockWaitMs, backup: backupPlace(services, token12, SKILL_APPLY_OP, slug, input.reason, caller.host) });
+    const backup = result.backup;
+    if (!backup) {
+      await services.record(caller, { event: 'commit', op: SKILL_APPLY_OP, outcome: 'refused', token12, ids: payload.ids, reason: input.reason, binding: result.refusal?.step, message: result.refusal?.reason });
+      return { ...out, refusal: result.refusal, evaluation: result.evaluation, messages: applyMessages(result, stores.projectDir) };
+    }
     const check = verifyApply(backup.dir, files, result, slug);
     const state = result.activated ? 'committed' : result.rejectedEdit ? 'eval_failed' : 'refused';
     writeResult(backup.dir, { state, at: new Date().toISOString(), written: result.written, removed: result.removed, stamped: result.stamped, stores: result.stores, verified: check.ok, problems: check.problems });
@@ -224,18 +214,17 @@ export function commitReject(services: HumanServices, caller: CallerContext, sto
     const live = rejectBindings(stores, slug);
     checkLiveBindings(payload, liveOf(live.snapshot, live.bind), token12);
     const p = skillPaths(stores.projectDir, slug);
-    const files = { 'rejected-edits.jsonl': p.rejectedEdits, 'proposal.md': p.proposal };
-    const backup = takeBackup(services, token12, SKILL_REJECT_OP, slug, files, input.reason, caller.host);
-    const result = await rejectDraft(stores, slug, input.reason, { lockWaitMs: services.lockWaitMs });
+    const result = await rejectDraft(stores, slug, input.reason, { lockWaitMs: services.lockWaitMs, backup: backupPlace(services, token12, SKILL_REJECT_OP, slug, input.reason, caller.host) });
+    const backup = result.backup ?? null;
     const after = readRejectedEdits(p.rejectedEdits);
     const last = after[after.length - 1];
     const verified = result.rejected && last !== undefined && JSON.stringify(last) === JSON.stringify(result.record) && fileSha(p.proposal) === payload.bind.proposal_sha256;
-    writeResult(backup.dir, { state: result.rejected ? 'committed' : 'refused', at: new Date().toISOString(), written: result.written, verified });
-    await services.record(caller, { event: 'commit', op: SKILL_REJECT_OP, outcome: result.rejected ? (verified ? 'ok' : 'failed') : 'refused', token12, ids: payload.ids, reason: input.reason, backup: backup.name, message: result.refusal?.reason });
+    if (backup) writeResult(backup.dir, { state: result.rejected ? 'committed' : 'refused', at: new Date().toISOString(), written: result.written, verified });
+    await services.record(caller, { event: 'commit', op: SKILL_REJECT_OP, outcome: result.rejected ? (verified ? 'ok' : 'failed') : 'refused', token12, ids: payload.ids, reason: input.reason, ...(backup ? { backup: backup.name } : {}), message: result.refusal?.reason });
     const messages = result.rejected
-      ? [`Appended an operator_reject record to ${result.written[0]}: skill_apply will refuse this content (exact or equivalent).`, `The draft ${path.relative(stores.projectDir, p.proposal)} stays, shown as rejected.`, verified ? `Read back and verified; backup ${backup.name}.` : `The record did not read back as written; backup ${backup.name}.`]
+      ? [`Appended an operator_reject record to ${result.written[0]}: skill_apply will refuse this content (exact or equivalent).`, `The draft ${path.relative(stores.projectDir, p.proposal)} stays, shown as rejected.`, verified ? `Read back and verified; backup ${backup?.name}.` : `The record did not read back as written; backup ${backup?.name}.`]
       : [`Refused: ${result.refusal?.reason}. Nothing was written.`];
-    return { ...base(SKILL_REJECT_OP, slug, token12), state: result.rejected ? 'committed' : 'refused', backup: backup.name, refusal: result.refusal, written: result.written, verified, messages };
+    return { ...base(SKILL_REJECT_OP, slug, token12), state: result.rejected ? 'committed' : 'refused', backup: backup?.name ?? null, refusal: result.refusal, written: result.written, verified, messages };
   });
 }
 

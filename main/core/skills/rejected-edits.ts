@@ -2,8 +2,10 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { EvalOutcome } from './eval';
-import { replaceFile } from '../human/write/atomic-write';
-import { withStoreLock } from '../human/write/store-lock';
+import { CommitAbort } from '../human/runner';
+import { DEFAULT_LOCK_WAIT_MS } from '../human/write/store-lock';
+import type { StoreSnapshot } from '../human/write/store-snapshot';
+import { runTransaction, type BackupPlace, type TransactionOutcome } from '../human/write/transaction';
 
 const MAX_REJECTED_EDITS = 200;
 const PREVIEW_CHARS = 800;
@@ -82,27 +84,27 @@ export function rejectedEditRecord(input: { slug: string; operation: string; rea
 }
 
 /**
- * Appends one record, keeping the newest 200, by read + temp + rename like the plugin. The
- * plugin itself takes no lock here; the console still takes the `.swarm` lock (docs/plugin-formats.md#second-process-writes, rule 2: lock every write),
- * which only serialises it against the plugin's locked writes. Every kept line is kept byte
- * for byte (the plugin drops blank lines only).
+ * Appends one record, keeping the newest 200, by read + temp + rename like the plugin, on the
+ * human-only write protocol (backup, lock, re-verify, read back). The plugin itself takes no lock
+ * here; the console still takes the `.swarm` lock (docs/plugin-formats.md#second-process-writes,
+ * rule 2: lock every write), which only serialises it against the plugin's locked writes. Every
+ * kept line is kept byte for byte (the plugin drops blank lines only).
  */
-export async function appendRejectedEdit(projectDir: string, record: RejectedEdit, lockWaitMs?: number): Promise<void> {
+export async function appendRejectedEdit(projectDir: string, record: RejectedEdit, options: { backup: BackupPlace; lockWaitMs?: number | undefined }): Promise<TransactionOutcome> {
   const swarm = path.join(projectDir, '.swarm');
   const file = path.join(swarm, 'skills', 'rejected-edits.jsonl');
-  await withStoreLock(
-    swarm,
-    async (lock) => {
-      let prior: string[] = [];
-      try {
-        prior = fs.readFileSync(file, 'utf8').split(/\r?\n/).filter((line) => line.trim().length > 0);
-      } catch {
-        prior = [];
-      }
+  const outcome = await runTransaction({
+    locks: [swarm],
+    files: [file],
+    backup: options.backup,
+    check: () => undefined,
+    plan(s) {
+      const prior = (s.get(file) as StoreSnapshot).bytes.toString('utf8').split(/\r?\n/).filter((line) => line.trim().length > 0);
       const kept = prior.slice(Math.max(0, prior.length - (MAX_REJECTED_EDITS - 1)));
-      fs.mkdirSync(path.dirname(file), { recursive: true });
-      await replaceFile(file, Buffer.from(`${[...kept, JSON.stringify(record)].join('\n')}\n`, 'utf8'), lock);
+      return new Map([[file, Buffer.from(`${[...kept, JSON.stringify(record)].join('\n')}\n`, 'utf8')]]);
     },
-    lockWaitMs === undefined ? {} : { waitMs: lockWaitMs },
-  );
+    lockWaitMs: options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS,
+  });
+  if (outcome.state !== 'committed') throw new CommitAbort(outcome.state, outcome.messages.join(' '));
+  return outcome;
 }

@@ -43,8 +43,11 @@ function hiveEntryFrom(swarm: Record<string, unknown>, projectDir: string, id: s
 }
 
 function source(paths: WorkspacePaths, id: string): StoreLine {
-  const family = knowledgeFamily(paths);
-  const [line] = selectExact(readStoreSnapshot(family.knowledge), [id]) as [StoreLine];
+  return sourceLine(readStoreSnapshot(knowledgeFamily(paths).knowledge), id);
+}
+
+function sourceLine(knowledge: StoreSnapshot, id: string): StoreLine {
+  const [line] = selectExact(knowledge, [id]) as [StoreLine];
   const status = str(line.value?.status);
   if (status === 'archived' || status === 'quarantined') throw new ConsoleError('failed', `The entry ${id} is ${status}; only a live entry can be promoted.`);
   return line;
@@ -88,27 +91,28 @@ export function commitSwarmPromote(services: HumanServices, caller: CallerContex
     const id = payload.ids[0] as string;
     const newId = payload.bind.new_id as string;
     const at = new Date().toISOString();
+    const family = knowledgeFamily(paths);
+    // The swarm line is read from the transaction's snapshot, re-verified under the project (or
+    // link) lock as well as the hive's: the person confirmed exactly those bytes.
+    const sourceIn = (s: ReadonlyMap<string, StoreSnapshot>) => sourceLine(s.get(family.knowledge) as StoreSnapshot, id);
     const check = (s: ReadonlyMap<string, StoreSnapshot>) => {
       const store = s.get(hive.store) as StoreSnapshot;
-      // The swarm line is re-read each time: the person confirmed exactly those bytes.
       const current = (() => {
         try {
-          return [source(paths, id).sha256];
+          return [sourceIn(s).sha256];
         } catch {
           return [];
         }
       })();
-      checkLiveBindings(payload, { target: store.path, store: store.fingerprint, lineShasOf: () => current, bind: { new_id: newId, source: knowledgeFamily(paths).knowledge } }, token12);
+      checkLiveBindings(payload, { target: store.path, store: store.fingerprint, lineShasOf: () => current, bind: { new_id: newId, source: family.knowledge } }, token12);
     };
     const outcome = await runTransaction({
-      lockTarget: hive.dataDir,
-      files: [hive.store],
-      backupRoot: path.join(services.paths.dir, 'backups'),
-      backupName: backupName(new Date(), token12),
-      manifest: { manifest_version: 1, op: 'swarm-promote', token12, source_id: id, new_id: newId, hive_path: hive.store, reason, created_at: at },
+      locks: [family.dir, hive.dataDir],
+      files: [hive.store, family.knowledge],
+      backup: { root: path.join(services.paths.dir, 'backups'), name: backupName(new Date(), token12), manifest: { manifest_version: 1, op: 'swarm-promote', token12, source_id: id, new_id: newId, hive_path: hive.store, reason, created_at: at } },
       check,
       plan(s) {
-        const line = source(paths, id);
+        const line = sourceIn(s);
         const store = s.get(hive.store) as StoreSnapshot;
         refuseDuplicate(store, str(line.value?.lesson) ?? '');
         return new Map([[hive.store, withAppended(store.bytes, [JSON.stringify(hiveEntryFrom(line.value ?? {}, paths.projectDir, newId, at))])]]);

@@ -84,17 +84,15 @@ export function commitSwarmQuarantine(services: HumanServices, caller: CallerCon
       checkLiveBindings(payload, { target: knowledge.path, store: knowledge.fingerprint, lineShasOf: (id) => (knowledge.byId.get(id) ?? []).map((l) => l.sha256), bind: fileBindings([s.get(family.quarantined) as StoreSnapshot, s.get(family.rejected) as StoreSnapshot]) }, token12);
     };
     const outcome = await runTransaction({
-      lockTarget: family.dir,
+      locks: [family.dir],
       files: [family.knowledge, family.quarantined, family.rejected],
-      backupRoot: backupRoot(services),
-      backupName: name,
-      manifest: { manifest_version: 1, op: 'swarm-quarantine', token12, store_dir: family.dir, tier: family.tier, link_id: family.linkId, ids: payload.ids, reason, created_at: at },
+      backup: { root: backupRoot(services), name, manifest: { manifest_version: 1, op: 'swarm-quarantine', token12, store_dir: family.dir, tier: family.tier, link_id: family.linkId, ids: payload.ids, reason, created_at: at } },
       check,
       plan(s) {
         const knowledge = s.get(family.knowledge) as StoreSnapshot;
         const selected = selectExact(knowledge, payload.ids);
         // Destination files first: a crash between two renames leaves the entry in both places, never in neither.
-        return new Map([
+        return new Map<string, Buffer | null>([
           [
             family.quarantined,
             withAppended(
@@ -215,11 +213,9 @@ export function commitSwarmRestore(services: HumanServices, caller: CallerContex
       checkLiveBindings(payload, { target: knowledge.path, store: knowledge.fingerprint, lineShasOf: (id) => (lineOf.has(id) ? [lineOf.get(id) as string] : []), bind: restoreBindings(plan, rejected, quarantine) }, token12);
     };
     const outcome = await runTransaction({
-      lockTarget: family.dir,
+      locks: [family.dir],
       files: [family.knowledge, family.quarantined, family.rejected],
-      backupRoot: backupRoot(services),
-      backupName: backupName(new Date(), token12),
-      manifest: { manifest_version: 1, op: 'swarm-restore', token12, store_dir: family.dir, tier: family.tier, link_id: family.linkId, ids: payload.ids, reason, created_at: at },
+      backup: { root: backupRoot(services), name: backupName(new Date(), token12), manifest: { manifest_version: 1, op: 'swarm-restore', token12, store_dir: family.dir, tier: family.tier, link_id: family.linkId, ids: payload.ids, reason, created_at: at } },
       check,
       plan(s) {
         const { knowledge, quarantine, rejected } = snapshots(s);
@@ -232,7 +228,7 @@ export function commitSwarmRestore(services: HumanServices, caller: CallerContex
           entry.status = plan.restoreTo.get(l.id as string);
           return JSON.stringify(entry);
         });
-        const files = new Map([[family.knowledge, withAppended(replaced, appended)]]);
+        const files = new Map<string, Buffer | null>([[family.knowledge, withAppended(replaced, appended)]]);
         if (plan.quarantined.length) {
           files.set(family.quarantined, withoutLines(quarantine.bytes, plan.quarantined));
           const fingerprints = rejected.lines.filter((l) => l.id !== null && restoredIds.has(l.id));

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { observeStep } from './pause-points';
 import { sha256Hex } from './store-snapshot';
 
 /**
@@ -34,6 +35,7 @@ export function writeBackup(rootDir: string, name: string, files: Record<string,
     }
     const manifestText = `${JSON.stringify({ ...manifest, files: hashes }, null, 2)}\n`;
     fs.writeFileSync(path.join(dir, 'manifest.json'), manifestText, { mode: 0o400 });
+    observeStep('backup-written', dir);
     const problems = verifyBackupFiles(dir, hashes);
     if (problems.length) throw new BackupVerifyError(`The backup in ${dir} did not read back identically (${problems.join('; ')}); nothing was changed.`);
     return { dir, name, files: hashes };

@@ -9,7 +9,7 @@ import lockfile from 'proper-lockfile';
  */
 const CONSOLE_LOCK_STALE_MS = 10_000;
 const CONSOLE_LOCK_UPDATE_MS = 1_000;
-const DEFAULT_LOCK_WAIT_MS = 5_000;
+export const DEFAULT_LOCK_WAIT_MS = 5_000;
 
 export class LockTimeoutError extends Error {
   readonly code = 'lock_timeout';
@@ -31,7 +31,7 @@ export interface HeldLock {
   assertHeld(): void;
 }
 
-interface LockOptions {
+export interface LockOptions {
   /** How long to wait for a busy lock before giving up cleanly. */
   waitMs?: number;
   /** Told how long the lock was held (the benchmark's figure; the plugin gives up after ≈1.7 s). */

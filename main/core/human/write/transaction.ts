@@ -2,47 +2,85 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { CommitAbort } from '../runner';
 import { TokenRefusal } from '../tokens';
-import { replaceFile } from './atomic-write';
+import { appendLines, replaceFile } from './atomic-write';
 import { writeBackup, writeResult, type WrittenBackup } from './backup';
+import { containmentProblem } from './containment';
+import { withStoreLocks } from './multi-lock';
 import { pausePoint } from './pause-points';
-import { LockLostError, LockTimeoutError, withStoreLock } from './store-lock';
+import { restoreWritten, type RestoreOutcome } from './restore';
+import { LockLostError, LockTimeoutError } from './store-lock';
 import { readStoreSnapshot, sha256Hex, type StoreSnapshot } from './store-snapshot';
 
 /**
- * A locked, backed-up change to several files of one store directory (the swarm knowledge family,
- * a link store, the hive): the generic form of the hive quarantine's steps, for any human-only
- * command whose files share one plugin lock.
+ * THE write protocol: every human-only command that changes a plugin store (hive quarantine and
+ * rollback, swarm/link quarantine and restore, promote, skill apply/reject) goes through here.
  *
- * 1. read every file; `check` the token's bindings against them (outside the lock);
- * 2. back up every file (hash-verified, before any change);
- * 3. take the lock, re-read, require every file to be byte-identical to its backup, `check` again;
- * 4. write each new file by temp + rename (`plan` returns complete new bytes; build them with
- *    `withoutLines`/`withAppended` so every untouched line stays byte for byte);
- * 5. release, then verify each file reads back as planned (another writer may only have appended
- *    after it); on a mismatch restore from the backup what still holds our bytes, and say so.
+ * 1. every file must lie inside a locked store directory (or a named unlocked root), not through
+ *    a symlink; read every file; `check` the token's bindings against them (outside the lock);
+ * 2. back up every file (hash-verified, before any change), plus any `extra` backup files;
+ * 3. take every lock (one global order), require every file to be byte-identical to its backup
+ *    (else `check` again for a precise refusal, or abort `store_changed`), `check` again;
+ * 4. write each planned file by temp + rename (`plan` returns complete new bytes, or null to
+ *    remove; build them with `withoutLines`/`withAppended` so untouched lines stay byte for byte),
+ *    then append to the logs the plugin only appends to (never to a file it also rewrites);
+ * 5. release, then verify each file reads back as planned (by default: another writer may only
+ *    have appended after it); on a mismatch restore from the backup — only if every written file
+ *    still holds our bytes — and say so. A failure part-way through the writes restores too.
  */
-interface TransactionSpec {
-  /** The store directory whose plugin lock (`<dir>.lock`) covers every file below. */
-  lockTarget: string;
+export type Snapshots = ReadonlyMap<string, StoreSnapshot>;
+
+export interface TransactionSpec {
+  /** Store directories whose plugin locks (`<dir>.lock`) the commit holds while it writes. */
+  locks: readonly string[];
+  /** Folders a file may lie in without a lock of its own (skill files the plugin writes unlocked). */
+  unlockedRoots?: readonly string[];
+  /** Every file the commit may write, and those it reads and needs unchanged (all backed up). */
   files: readonly string[];
-  backupRoot: string;
-  backupName: string;
-  manifest: Record<string, unknown>;
-  check(snapshots: ReadonlyMap<string, StoreSnapshot>): void;
-  plan(snapshots: ReadonlyMap<string, StoreSnapshot>): Map<string, Buffer>;
+  /** A file's name inside the backup, when not its basename. */
+  backupAs?: Readonly<Record<string, string>>;
+  backup: {
+    root: string;
+    name: string;
+    manifest: Record<string, unknown> | ((before: Snapshots) => Record<string, unknown>);
+    /** More files for the backup folder (e.g. the selected lines on their own). */
+    extra?: (before: Snapshots) => Record<string, Buffer>;
+  };
+  check(snapshots: Snapshots): void;
+  plan(snapshots: Snapshots): Map<string, Buffer | null>;
+  /** Whole lines for append-only logs, written after every rename (not restored on failure). */
+  append?(snapshots: Snapshots): { file: string; lines: string[] }[];
+  /** Whether a written file reads back as planned (default: it starts with the planned bytes). */
+  readsBack?(file: string, planned: Buffer | null, after: StoreSnapshot): boolean;
   lockWaitMs: number;
   onLockHeld?: ((heldMs: number, lockDir: string) => void) | undefined;
 }
 
-interface TransactionOutcome {
+/** Where a command's backup goes and what its manifest says. */
+export type BackupPlace = TransactionSpec['backup'];
+
+export interface TransactionOutcome {
   state: 'committed' | 'verify_failed_restored' | 'verify_failed_restore_failed';
   backup: WrittenBackup;
   before: Map<string, StoreSnapshot>;
   after: Map<string, StoreSnapshot>;
+  /** What was written to each file (null: removed). */
+  written: Map<string, Buffer | null>;
+  /** Files that did not read back as planned, and the restore that followed. */
+  mismatched: string[];
+  restore: RestoreOutcome | null;
   messages: string[];
 }
 
 const readAll = (files: readonly string[]) => new Map(files.map((file) => [file, readStoreSnapshot(file)]));
+
+const liveSha = (file: string): string | null => {
+  try {
+    return sha256Hex(fs.readFileSync(file));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+};
 
 /** `bytes` plus whole lines, never gluing the first one to a torn last line. */
 export function withAppended(bytes: Buffer, lines: readonly string[]): Buffer {
@@ -51,96 +89,98 @@ export function withAppended(bytes: Buffer, lines: readonly string[]): Buffer {
   return Buffer.concat([bytes, Buffer.from(separator + lines.map((l) => `${l}\n`).join(''))]);
 }
 
-export async function runTransaction(spec: TransactionSpec): Promise<TransactionOutcome> {
-  const before = readAll(spec.files);
-  spec.check(before);
-  const names = new Map(spec.files.map((file) => [file, path.basename(file)]));
-  if (new Set(names.values()).size !== names.size) throw new Error('a transaction backs up files with distinct names only');
-  let backup: WrittenBackup;
+const defaultReadsBack = (_file: string, planned: Buffer | null, after: StoreSnapshot): boolean =>
+  planned === null ? !after.exists : after.exists && after.bytes.subarray(0, planned.length).equals(planned);
+
+function takeBackup(spec: TransactionSpec, before: Snapshots): WrittenBackup {
+  const nameOf = (file: string) => spec.backupAs?.[file] ?? path.basename(file);
+  const names = spec.files.map(nameOf);
+  if (new Set(names).size !== names.length) throw new Error('a transaction backs up files with distinct names only');
+  const files: Record<string, Buffer> = {};
+  for (const [file, snapshot] of before) if (snapshot.exists) files[nameOf(file)] = snapshot.bytes;
+  const manifest = typeof spec.backup.manifest === 'function' ? spec.backup.manifest(before) : spec.backup.manifest;
   try {
-    backup = writeBackup(
-      spec.backupRoot,
-      spec.backupName,
-      Object.fromEntries([...before].filter(([, s]) => s.exists).map(([file, s]) => [names.get(file) as string, s.bytes])),
-      { ...spec.manifest, absent_files: [...before].filter(([, s]) => !s.exists).map(([file]) => names.get(file)) },
-    );
+    return writeBackup(spec.backup.root, spec.backup.name, { ...files, ...(spec.backup.extra?.(before) ?? {}) }, { ...manifest, absent_files: [...before].filter(([, s]) => !s.exists).map(([file]) => nameOf(file)) });
   } catch (error) {
     throw new CommitAbort('backup_verify_failed', (error as Error).message);
   }
+}
+
+export async function runTransaction(spec: TransactionSpec): Promise<TransactionOutcome> {
+  const roots = [...spec.locks, ...(spec.unlockedRoots ?? [])];
+  for (const file of spec.files) {
+    const problem = containmentProblem(file, roots);
+    if (problem) throw new CommitAbort('outside_store', `${problem} Nothing was changed.`);
+  }
+  const before = readAll(spec.files);
+  spec.check(before);
+  const backup = takeBackup(spec, before);
   await pausePoint('after-backup');
 
-  let planned = new Map<string, Buffer>();
-  let written = false;
+  const written = new Map<string, Buffer | null>();
+  const messages: string[] = [];
+  const lockOptions = { waitMs: spec.lockWaitMs, ...(spec.onLockHeld ? { onHeld: spec.onLockHeld } : {}) };
   try {
-    await withStoreLock(
-      spec.lockTarget,
+    await withStoreLocks(
+      spec.locks,
       async (lock) => {
         await pausePoint('holding-lock');
-        const live = readAll(spec.files);
-        for (const [file, snapshot] of live) {
-          const was = before.get(file) as StoreSnapshot;
-          if (snapshot.exists !== was.exists || snapshot.fingerprint.file_sha256 !== was.fingerprint.file_sha256) {
-            spec.check(live);
-            throw new CommitAbort('store_changed', `${path.basename(file)} changed while the console waited for the lock; nothing was changed.`);
-          }
+        // Identical bytes prove every binding at once; only a difference needs the slow per-line reasons.
+        for (const [file, was] of before) {
+          if (liveSha(file) === (was.exists ? was.fingerprint.file_sha256 : null)) continue;
+          spec.check(readAll(spec.files));
+          throw new CommitAbort('store_changed', `${path.basename(file)} changed while the console waited for the lock; nothing was changed.`);
         }
-        spec.check(live);
-        planned = spec.plan(live);
+        spec.check(before);
+        const planned = spec.plan(before);
+        for (const file of planned.keys()) if (!before.has(file)) throw new Error(`${file} is not among the transaction's backed-up files`);
         for (const [file, bytes] of planned) {
-          written = true;
-          await replaceFile(file, bytes, lock);
+          if (bytes === null) {
+            lock.assertHeld();
+            fs.rmSync(file, { force: true });
+          } else {
+            fs.mkdirSync(path.dirname(file), { recursive: true });
+            await replaceFile(file, bytes, lock);
+          }
+          written.set(file, bytes);
         }
         await pausePoint('after-rename');
+        await pausePoint('before-audit');
+        for (const { file, lines } of spec.append?.(before) ?? []) {
+          try {
+            appendLines(file, lines);
+          } catch (error) {
+            messages.push(`The change was written, but appending to ${path.basename(file)} failed: ${(error as Error).message}.`);
+          }
+        }
       },
-      { waitMs: spec.lockWaitMs, ...(spec.onLockHeld ? { onHeld: spec.onLockHeld } : {}) },
+      lockOptions,
     );
   } catch (error) {
-    if (!written) {
+    if (written.size === 0) {
       fs.rmSync(backup.dir, { recursive: true, force: true });
       if (error instanceof LockTimeoutError || error instanceof LockLostError) throw new CommitAbort(error.code, error.message);
       if (error instanceof TokenRefusal || error instanceof CommitAbort) throw error;
       throw new CommitAbort('write_failed', (error as Error).message);
     }
-    throw error;
+    const restore = await restoreWritten(spec.locks, before, written, lockOptions);
+    const state = restore.ok ? 'write_failed_restored' : 'write_failed_restore_failed';
+    writeResult(backup.dir, { state, at: new Date().toISOString(), error: (error as Error).message, restore });
+    throw new CommitAbort(state, `Writing failed part-way (${(error as Error).message}). ${restore.message}`);
   }
 
   const after = readAll(spec.files);
-  const mismatched = [...planned].filter(([file, bytes]) => !(after.get(file) as StoreSnapshot).bytes.subarray(0, bytes.length).equals(bytes));
+  const readsBack = spec.readsBack ?? defaultReadsBack;
+  const mismatched = [...written].filter(([file, bytes]) => !readsBack(file, bytes, after.get(file) as StoreSnapshot)).map(([file]) => file);
+  const post = (snapshots: Snapshots) => Object.fromEntries([...snapshots].map(([f, s]) => [spec.backupAs?.[f] ?? path.basename(f), s.fingerprint]));
   if (mismatched.length === 0) {
-    writeResult(backup.dir, { state: 'committed', at: new Date().toISOString(), post: Object.fromEntries([...after].map(([f, s]) => [names.get(f), s.fingerprint])) });
-    return { state: 'committed', backup, before, after, messages: [] };
+    writeResult(backup.dir, { state: 'committed', at: new Date().toISOString(), post: post(after) });
+    return { state: 'committed', backup, before, after, written, mismatched, restore: null, messages };
   }
-  const restore = await restoreFiles(spec, before, planned);
+  const restore = await restoreWritten(spec.locks, before, written, lockOptions);
   const state = restore.ok ? 'verify_failed_restored' : 'verify_failed_restore_failed';
-  writeResult(backup.dir, { state, at: new Date().toISOString(), mismatched: mismatched.map(([f]) => names.get(f)), restore });
-  return { state, backup, before, after: readAll(spec.files), messages: [`${mismatched.map(([f]) => path.basename(f)).join(', ')} did not read back as written. ${restore.message}`] };
-}
-
-/** Puts the original bytes back into each planned file that still holds exactly what we wrote. */
-async function restoreFiles(spec: TransactionSpec, before: Map<string, StoreSnapshot>, planned: Map<string, Buffer>): Promise<{ ok: boolean; message: string }> {
-  try {
-    return await withStoreLock(
-      spec.lockTarget,
-      async (lock) => {
-        const skipped: string[] = [];
-        for (const [file, bytes] of planned) {
-          const live = readStoreSnapshot(file);
-          const original = before.get(file) as StoreSnapshot;
-          if (live.fingerprint.file_sha256 === original.fingerprint.file_sha256) continue;
-          if (live.fingerprint.file_sha256 !== sha256Hex(bytes)) {
-            skipped.push(path.basename(file));
-            continue;
-          }
-          if (original.exists) await replaceFile(file, original.bytes, lock);
-          else fs.rmSync(file, { force: true });
-        }
-        return skipped.length
-          ? { ok: false, message: `Not restored (another writer changed them meanwhile): ${skipped.join(', ')}. The backup is intact.` }
-          : { ok: true, message: 'Every file was restored from the backup.' };
-      },
-      { waitMs: spec.lockWaitMs },
-    );
-  } catch (error) {
-    return { ok: false, message: `The restore from the backup failed: ${(error as Error).message}` };
-  }
+  const now = readAll(spec.files);
+  writeResult(backup.dir, { state, at: new Date().toISOString(), mismatched: mismatched.map((f) => path.basename(f)), restore, post: post(now) });
+  messages.push(`${mismatched.map((f) => path.basename(f)).join(', ')} did not read back as written. ${restore.message}`);
+  return { state, backup, before, after: now, written, mismatched, restore, messages };
 }
