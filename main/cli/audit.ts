@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { AuditLog, type AuditRecord } from '../core/human/audit-log';
 import { humanStatePaths } from '../core/human/secret';
 import { resolveConsoleUserDataDir } from '../core/platform/paths/platform-data-dir';
-import { terminalJson, terminalLine } from './terminal-text';
+import { terminalJson, terminalLine } from '../core/platform/util/terminal-text';
 
 /** Control characters escaped: record fields come from a file anyone with the user's rights can edit. */
 const printable = (value: unknown) => terminalLine(String(value ?? ''));
