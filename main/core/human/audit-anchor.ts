@@ -71,6 +71,7 @@ export interface AnchorInputs {
 /** What the anchor says about the log's tail; every problem is named. */
 export function checkAnchor({ lines, logExists, anchor, secret, anchoredRecordAt }: AnchorInputs): AnchorCheck {
   if (anchor === null) {
+    if (lines.length === 0 && !logExists) return { state: 'absent', problems: [], note: 'no records yet' };
     if (anchoredRecordAt !== null) return { state: 'problem', problems: [`the anchor is missing, but record #${anchoredRecordAt} was written with one (the anchor was deleted)`] };
     return { state: 'absent', problems: [], note: NO_ANCHOR_YET };
   }
