@@ -56,8 +56,8 @@ async function measureLatency(report: BenchReport): Promise<void> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'bridge-bench-'));
   const llm = await startFakeLlm();
   const server = await OpencodeServer.start({ llmBaseUrl: llm.baseUrl });
-  const project = path.join(root, 'project');
-  fs.mkdirSync(project);
+  // The live feed is scoped to the open project: open the folder the server's sessions run in.
+  const project = server.projectDir;
   const core = await createConsoleCore({ userDataDir: path.join(root, 'user-data'), host: 'browser', version: 'bench' }, { project, hive: path.join(root, 'hive') });
   const bridgeLatency = new Map<string, number>();
   const rawLatency = new Map<string, number>();
@@ -87,7 +87,7 @@ async function measureLatency(report: BenchReport): Promise<void> {
     sub.value();
     const bridge = [...bridgeLatency.values()];
     const raw = [...rawLatency.values()];
-    report.figure('denials measured', bridge.length, 'denials', `${DENIALS}`);
+    report.count('denials measured', bridge.length, 'denials', `${DENIALS}`);
     report.figure('denial → contract subscriber p50', percentile(bridge, 50), 'ms', '< 1000 ms (seen within a second)');
     report.figure('denial → contract subscriber p95', percentile(bridge, 95), 'ms', '< 1000 ms');
     report.figure('baseline: denial → bare /global/event reader p50', percentile(raw, 50), 'ms');

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createReport, type BenchReport } from './report';
+import { createReport, failureLines, type BenchReport } from './report';
 
 const benchDir = import.meta.dirname;
 const only = process.argv.slice(2);
@@ -28,5 +28,9 @@ for (const file of sections) {
 }
 const out = path.join(benchDir, '..', '.bench');
 fs.mkdirSync(out, { recursive: true });
-fs.writeFileSync(path.join(out, 'results.json'), JSON.stringify({ at: new Date().toISOString(), figures: report.figures, notes: report.notes }, null, 2) + '\n');
+fs.writeFileSync(path.join(out, 'results.json'), JSON.stringify({ at: new Date().toISOString(), figures: report.figures, notes: report.notes, failures: report.failures }, null, 2) + '\n');
 console.log(`\nResults written to .bench/results.json`);
+// A section whose count is 0 or whose figure is NaN measured nothing: the run fails and names it.
+const failed = failureLines(report.failures);
+for (const line of failed) console.error(line);
+if (failed.length > 0) process.exitCode = 1;

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { checkHumanCommit } from './check-human-commit';
 import { checkMainBundle } from './check-main-bundle';
 import { checkPreloadBundle } from './check-preload-bundle';
 import { builtOutDir, launchMainBundle } from './main-bundle';
@@ -108,6 +109,26 @@ for (const mutation of mainMutations) {
     expect(problems.some((p) => mutation.problem.test(p)), problems.join('\n')).toBe(true);
   });
 }
+
+// Wiring that confirms without asking a person passes every check above; only a driven commit sees it.
+const autoConfirm: Mutation = {
+  what: 'the confirmation port always answers "confirmed"',
+  file: 'main/index.js',
+  find: 'dialogConfirmation((options) => mainWindow ? dialog.showMessageBox(mainWindow, options) : dialog.showMessageBox(options))',
+  replace: 'dialogConfirmation(async (options) => ({ response: options.buttons.indexOf("OK") }))',
+  problem: /Cancel: the commit answered .*expected forbidden/,
+};
+
+test('the human-commit check passes an unchanged copy and fails when the confirmation port always answers "confirmed"', async () => {
+  test.setTimeout(300_000);
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'console-mutant-'));
+  copies.push(root);
+  copyBuild(root);
+  expect((await checkHumanCommit(path.join(root, 'out'))).problems).toEqual([]);
+  const { problems } = await checkHumanCommit(mutatedCopy(autoConfirm));
+  expect(problems.some((p) => autoConfirm.problem.test(p)), problems.join('\n')).toBe(true);
+  expect(problems).toContain('Cancel: the hive store changed although the person pressed Cancel');
+});
 
 test.describe('the preload-bundle check', () => {
   test('fails for each change to the built preload', async () => {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { IPC_EVENT_CHANNEL } from '../../shared/contract';
 import { generateDemoWorkspace } from '../../main/demo/generate';
+import { checkHumanCommit } from './check-human-commit';
 import { checkMainBundle, expected } from './check-main-bundle';
 import { checkPreloadBundle } from './check-preload-bundle';
 import { builtOutDir, launchMainBundle } from './main-bundle';
@@ -27,6 +28,11 @@ test('the built main bundle opens one locked-down window on app://, guards it, a
   expect(report.records.filter((r) => r.kind === 'BrowserWindow.loadURL').map((r) => r.url)).toEqual([expected.url]);
   expect(report.records.filter((r) => r.kind === 'ipcMain.handle').map((r) => r.channel).sort()).toEqual(expected.channels);
   expect(report.records.map((r) => r.kind)).toContain('app.quit');
+});
+
+test("a hive quarantine through the built bundle's IPC: the dialog (Cancel by default, naming the ids) refuses on Cancel and commits on OK", async () => {
+  test.setTimeout(240_000);
+  expect((await checkHumanCommit(builtOutDir)).problems).toEqual([]);
 });
 
 test('the built preload exposes exactly the contract on the channels the main bundle registered, end to end', async () => {

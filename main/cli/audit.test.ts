@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AuditLog } from '../core/human/audit-log';
-import { humanStatePaths } from '../core/human/secret';
+import { humanStatePaths, loadOrCreateSecret } from '../core/human/secret';
 
 const CLI = path.resolve(__dirname, '../../bin/swarm-console.mjs');
 const dirs: string[] = [];
@@ -53,4 +53,42 @@ describe('the CLI and human-only commands', () => {
     expect(broken.stdout).toContain('CHAIN BROKEN at record 2');
     expect((await cli(['audit', '--json', '--user-data', userData])).code).toBe(3);
   }, 120_000);
+
+  it('`swarm-console audit` sees the tail: truncation, a rewritten tail, an emptied or missing log, a mismatched anchor (exit 3)', async () => {
+    const userData = fs.mkdtempSync(path.join(os.tmpdir(), 'audit-cli-anchor-'));
+    dirs.push(userData);
+    const paths = humanStatePaths(userData);
+    // A log from before anchoring: said once, not a failure.
+    const old = new AuditLog(paths.audit);
+    await old.append({ event: 'preview', op: 'hive.quarantine.commit', outcome: 'ok', host: 'browser' });
+    const legacy = await cli(['audit', '--user-data', userData]);
+    expect(legacy.code).toBe(0);
+    expect(legacy.stdout.split('no anchor yet (log predates anchoring)')).toHaveLength(2);
+
+    const secret = loadOrCreateSecret(paths);
+    const log = new AuditLog(paths.audit, () => secret);
+    for (let i = 0; i < 4; i++) await log.append({ event: 'preview', op: 'hive.quarantine.commit', outcome: 'ok', host: 'browser', ids: [`id-${i}`] });
+    const intact = await cli(['audit', '--user-data', userData]);
+    expect(intact.code).toBe(0);
+    expect(intact.stdout).toContain('Anchor matches the last record.');
+    const good = fs.readFileSync(log.file, 'utf8');
+    const goodAnchor = fs.readFileSync(log.anchorFile, 'utf8');
+    const lines = good.trim().split('\n');
+    const cases: [string, () => void, RegExp][] = [
+      ['truncation', () => fs.writeFileSync(log.file, `${lines.slice(0, 3).join('\n')}\n`), /ANCHOR: the log ends at record 3; the anchor says 5 \(truncated/],
+      ['rewritten tail', () => fs.writeFileSync(log.file, `${[...lines.slice(0, 4), (lines[4] as string).replace('id-3', 'id-9')].join('\n')}\n`), /ANCHOR: record 5 is not the one anchored \(rewritten tail\)/],
+      ['emptied log', () => fs.writeFileSync(log.file, ''), /ANCHOR: the log is empty; the anchor says it held 5 records \(emptied log\)/],
+      ['missing log', () => fs.rmSync(log.file), /ANCHOR: the log is missing; the anchor says it held 5 records \(deleted log\)/],
+      ['mismatched anchor', () => fs.writeFileSync(log.anchorFile, goodAnchor.replace(/"mac":"./, '"mac":"0')), /ANCHOR: the anchor's signature does not match/],
+    ];
+    for (const [name, tamper, message] of cases) {
+      tamper();
+      const result = await cli(['audit', '--user-data', userData]);
+      expect(result.code, name).toBe(3);
+      expect(result.stdout, name).toMatch(message);
+      expect(JSON.parse((await cli(['audit', '--json', '--user-data', userData])).stdout).anchor.state, name).toBe('problem');
+      fs.writeFileSync(log.file, good);
+      fs.writeFileSync(log.anchorFile, goodAnchor);
+    }
+  }, 240_000);
 });

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { AuditLog, type AuditRecord } from '../core/human/audit-log';
-import { humanStatePaths } from '../core/human/secret';
+import { humanStatePaths, readSecret } from '../core/human/secret';
 import { resolveConsoleUserDataDir } from '../core/platform/paths/platform-data-dir';
-import { terminalJson, terminalLine } from './terminal-text';
+import { terminalJson, terminalLine } from '../core/platform/util/terminal-text';
 
 /** Control characters escaped: record fields come from a file anyone with the user's rights can edit. */
 const printable = (value: unknown) => terminalLine(String(value ?? ''));
@@ -20,7 +20,7 @@ function line(record: AuditRecord | null, index: number): string {
   return parts.map(printable).join('  ');
 }
 
-/** `swarm-console audit [--json] [--user-data DIR]`: the console's audit log, read-only; exit 3 on a broken chain. */
+/** `swarm-console audit [--json] [--user-data DIR]`: the console's audit log, read-only; exit 3 on a broken chain or a tail the anchor disowns. */
 export async function run(argv: string[]): Promise<number> {
   let values;
   try {
@@ -30,14 +30,19 @@ export async function run(argv: string[]): Promise<number> {
     return 2;
   }
   const userDataDir = path.resolve(values['user-data'] ?? resolveConsoleUserDataDir());
-  const log = new AuditLog(humanStatePaths(userDataDir).audit);
-  const { records, chain } = log.read();
+  const paths = humanStatePaths(userDataDir);
+  // Read-only: the secret is read if there is one, never created.
+  const log = new AuditLog(paths.audit, () => readSecret(paths));
+  const { records, chain, anchor } = log.read();
   if (values.json) {
-    process.stdout.write(`${terminalJson(JSON.stringify({ path: log.file, chain, records }, null, 2))}\n`);
+    process.stdout.write(`${terminalJson(JSON.stringify({ path: log.file, chain, anchor, records }, null, 2))}\n`);
   } else {
-    process.stdout.write(`Audit log ${log.file}: ${records.length} records\n`);
+    process.stdout.write(`${printable(`Audit log ${log.file}: ${records.length} records`)}\n`);
     records.forEach((record, i) => process.stdout.write(`${line(record, i)}\n`));
     process.stdout.write(chain.ok ? `Chain intact (${chain.records} records).\n` : `CHAIN BROKEN at record ${chain.brokenAt}: ${chain.problem}\n`);
+    if (anchor.state === 'absent') process.stdout.write(`Anchor: ${anchor.note}.\n`);
+    else if (anchor.state === 'ok') process.stdout.write(`Anchor matches the last record.\n`);
+    else for (const problem of anchor.problems) process.stdout.write(`${printable(`ANCHOR: ${problem}`)}\n`);
   }
-  return chain.ok ? 0 : 3;
+  return chain.ok && anchor.state !== 'problem' ? 0 : 3;
 }

@@ -21,7 +21,7 @@ import { parseArgs } from 'node:util';
 import type { FeedItem, ServerInfo } from '../../shared/contract/live';
 import { Bridge } from '../core/bridge/bridge';
 import { blockedPortMessage } from '../core/bridge/opencode-api';
-import { terminalJson, terminalLine } from './terminal-text';
+import { terminalJson, terminalLine } from '../core/platform/util/terminal-text';
 
 const SYNC_TIMEOUT_MS = 20_000;
 const USAGE = 'usage: swarm-console denials [--opencode URL [--password P]] [--project DIR] [--follow] [--json]  (without --opencode: DIR/.swarm/events.jsonl only)';

@@ -23,7 +23,7 @@ import { storeDef } from '../core/stores/catalog';
 import { discoverFiles, locateStores, orphanedFiles, type StoreFile } from '../core/stores/locate';
 import { readStoreFile } from '../core/stores/read-store-file';
 import { workspaceRoots } from '../core/stores/containment';
-import { terminalJson, terminalLine } from './terminal-text';
+import { terminalJson, terminalLine } from '../core/platform/util/terminal-text';
 import { resolveWorkspacePaths } from '../core/platform/paths/workspace-paths';
 
 export interface InspectedStore {

@@ -4,6 +4,8 @@ import { checkHiveFolder } from '../core/platform/paths/hive-folder';
 import { startHttpHost, type HttpHost } from '../hosts/http-host';
 import { openTerminal } from '../hosts/terminal';
 import { terminalConfirmation } from '../hosts/terminal-confirmation';
+import { AGENT_SHELL_REASON, processContext } from '../hosts/terminal-process-context';
+import { terminalLine } from '../core/platform/util/terminal-text';
 import { builtRendererDir, packageVersion, parseWorkspaceCommand, toWorkspaceArgs } from './workspace-args';
 import { demoWorkspaces } from '../demo/demo-workspaces';
 
@@ -15,7 +17,7 @@ export async function run(argv: string[]): Promise<number> {
   try {
     parsed = parseWorkspaceCommand(argv, { port: { type: 'string' } });
   } catch (error) {
-    console.error(`swarm-console serve: ${(error as Error).message}`);
+    console.error(terminalLine(`swarm-console serve: ${(error as Error).message}`));
     return 2;
   }
   const args = toWorkspaceArgs(parsed.values);
@@ -47,12 +49,16 @@ export async function serve(options: ServeOptions): Promise<number> {
   try {
     core = await createConsoleCore({ userDataDir: options.userDataDir, host: 'browser', version: packageVersion(), demo: demoWorkspaces }, { project: options.project, hive: options.hive });
   } catch (error) {
-    console.error(`swarm-console serve: ${(error as Error).message}`);
+    console.error(terminalLine(`swarm-console serve: ${(error as Error).message}`));
     return 1;
   }
   const terminal = openTerminal();
-  // Human-only commands need a person at this terminal: stdin and stdout both TTYs.
-  const confirmation = terminalConfirmation({ interactive: terminal.interactive && process.stdout.isTTY === true, print: (line) => process.stdout.write(`${line}\n`) });
+  // Every line goes through the terminal escaping: paths, hive messages and titles may hold store bytes.
+  const say = (line: string) => process.stdout.write(`${terminalLine(line)}\n`);
+  // Human-only commands need a person at this terminal: stdin and stdout both TTYs, and no agent's shell.
+  const context = processContext();
+  const interactive = terminal.interactive && process.stdout.isTTY === true;
+  const confirmation = terminalConfirmation({ interactive, print: say, process: context });
   let host: HttpHost;
   try {
     host = await startHttpHost({
@@ -66,19 +72,20 @@ export async function serve(options: ServeOptions): Promise<number> {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') console.error(`swarm-console: port ${options.port} is in use; pick another with --port N (0 picks a free one).`);
     else if (code === 'EACCES') console.error(`swarm-console: not allowed to listen on port ${options.port}; pick another with --port N.`);
-    else console.error(`swarm-console: cannot listen on 127.0.0.1:${options.port}: ${(error as Error).message}`);
+    else console.error(terminalLine(`swarm-console: cannot listen on 127.0.0.1:${options.port}: ${(error as Error).message}`));
     return 2;
   }
   const workspace = core.context.workspaces.current.paths;
-  console.log(`Swarm Knowledge Console (browser host) — project ${workspace.projectDir}${workspace.isDemo ? ' (demo)' : ''}, hive ${workspace.hiveDir}`);
+  say(`Swarm Knowledge Console (browser host) — project ${workspace.projectDir}${workspace.isDemo ? ' (demo)' : ''}, hive ${workspace.hiveDir}`);
   const hiveCheck = checkHiveFolder(workspace.hiveDir);
-  if (hiveCheck.message) console.log(`Hive: ${hiveCheck.message}${hiveCheck.suggestion ? ` (--hive ${hiveCheck.suggestion})` : ''}`);
-  console.log(`Open: ${host.launchUrl}`);
+  if (hiveCheck.message) say(`Hive: ${hiveCheck.message}${hiveCheck.suggestion ? ` (--hive ${hiveCheck.suggestion})` : ''}`);
+  if (interactive && context.agentMarkers.length > 0) say(`Human-only commands are off: ${AGENT_SHELL_REASON} (found: ${context.agentMarkers.join(', ')})`);
+  say(`Open: ${host.launchUrl}`);
   if (terminal.interactive) {
-    console.log('Each launch URL opens the console once. Press Enter here for a new one.');
+    say('Each launch URL opens the console once. Press Enter here for a new one.');
     // Only an empty line: other typed text is left for other terminal prompts (e.g. confirmation codes).
     terminal.onLine((line) => {
-      if (line === '') console.log(`Open: ${host.newLaunchUrl()}`);
+      if (line === '') say(`Open: ${host.newLaunchUrl()}`);
     });
   }
   await new Promise<void>((resolve) => {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeSseServer, syncToolPart, type FakeSseServer } from '../../testing/bridge/fake-sse-server';
 import { gateDenyEvent, line, swarmEntryV2 } from '../../testing/stores/sample-records';
-import { terminalLine, terminalText } from './terminal-text';
+import { terminalLine, terminalText } from '../core/platform/util/terminal-text';
 
 // Issue 10 item 9: store bytes and OpenCode tool errors must not drive the operator's terminal.
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Integrity } from '../../shared/contract/receipts';
 import { verifyReceipts } from '../core/receipts/verify-receipts';
-import { terminalJson, terminalText } from './terminal-text';
+import { terminalJson, terminalText } from '../core/platform/util/terminal-text';
 
 /**
  * `swarm-console verify --project DIR [--json]`: verifies the V2 receipt files of one project,

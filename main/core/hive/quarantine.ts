@@ -32,15 +32,25 @@ function lineageActor(value: Record<string, unknown> | null): string | null {
   return str(value?.lineage_actor);
 }
 
+/** Which store a snapshot is, in words: selectExact serves the hive, the project and the link tiers. */
+function storeLabel(snapshot: StoreSnapshot): { entry: string; store: string } {
+  const file = snapshot.path.split(/[\\/]/);
+  if (file.at(-1) === 'shared-learnings.jsonl') return { entry: 'hive entry', store: 'the hive' };
+  const linked = file.at(-3) === 'links';
+  const store = linked ? `the linked worktree's knowledge (${snapshot.path})` : `the project's knowledge (${snapshot.path})`;
+  return { entry: `entry in ${store}`, store };
+}
+
 /** The selected lines, exactly one per id, in store order; any missing or doubled id refuses. */
 export function selectExact(snapshot: StoreSnapshot, ids: readonly string[]): StoreLine[] {
   const unique = new Set(ids);
   if (unique.size !== ids.length) throw new ConsoleError('invalid_input', 'Each id may be selected once.');
+  const label = storeLabel(snapshot);
   return ids
     .map((id) => {
       const lines = snapshot.byId.get(id) ?? [];
-      if (lines.length === 0) throw new ConsoleError('not_found', `No hive entry has the exact id ${id}.`);
-      if (lines.length > 1) throw new ConsoleError('failed', `The id ${id} occurs ${lines.length} times in the hive; an ambiguous selection cannot be quarantined.`);
+      if (lines.length === 0) throw new ConsoleError('not_found', `No ${label.entry} has the exact id ${id}.`);
+      if (lines.length > 1) throw new ConsoleError('failed', `The id ${id} occurs ${lines.length} times in ${label.store}; an ambiguous selection cannot be quarantined.`);
       return lines[0] as StoreLine;
     })
     .sort((a, b) => a.index - b.index);

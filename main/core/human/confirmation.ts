@@ -25,7 +25,11 @@ export interface ConfirmationAnswer {
   code?: string | undefined;
 }
 
-export type ConfirmationVerdict = { confirmed: true } | { confirmed: false; reason: string; burnToken: boolean };
+/** `closedUntil`: the channel refuses every code until then (too many wrong codes across tokens). */
+export type ConfirmationVerdict = { confirmed: true } | { confirmed: false; reason: string; burnToken: boolean; closedUntil?: number };
+
+/** The process a person confirmed from (its TTY, parent chain, agent markers), written into the audit. */
+export type ConfirmationContext = Record<string, unknown>;
 
 export interface ConfirmationPort {
   availability(): ConfirmationAvailability;
@@ -33,6 +37,8 @@ export interface ConfirmationPort {
   begin(prompt: ConfirmationPrompt): Promise<void>;
   /** Asks the person (dialog) or checks their answer (code). */
   confirm(prompt: ConfirmationPrompt, answer: ConfirmationAnswer): Promise<ConfirmationVerdict>;
+  /** Where confirmations come from; recorded in every audit record of a confirmation. */
+  context?(): ConfirmationContext;
 }
 
 /** Who is calling through a host: carried from the host to the human-only handlers. */

@@ -80,7 +80,7 @@ export class HumanServices {
 
   constructor(options: HumanServicesOptions) {
     this.paths = humanStatePaths(options.userDataDir);
-    this.audit = new AuditLog(this.paths.audit);
+    this.audit = new AuditLog(this.paths.audit, () => this.secret());
     this.nonces = new UsedNonces(this.paths.usedNonces);
     this.consoleVersion = options.consoleVersion;
     this.lockWaitMs = options.lockWaitMs ?? 5_000;
@@ -109,8 +109,11 @@ export class HumanServices {
     return { op: payload.op, title, token12, ids: payload.ids, reason, store: payload.target, fingerprint: describeFingerprint(payload.store) };
   }
 
+  /** Audits an attempt; records of a confirmation (and the commit it allowed) name the process that confirmed. */
   async record(caller: CallerContext, fields: Omit<AuditFields, 'host'>): Promise<void> {
-    await this.audit.append({ ...fields, host: caller.host });
+    const aboutConfirmation = fields.event === 'confirmation' || fields.event === 'commit' || fields.binding === 'confirmation';
+    const context = aboutConfirmation ? caller.confirmation.context?.() : undefined;
+    await this.audit.append({ ...fields, host: caller.host, ...(context ? { confirmed_by: context } : {}) });
   }
 
   /** Mints the token for what the preview showed and audits the preview. */
@@ -165,6 +168,10 @@ export class HumanServices {
 
   /** Verifies, asks the person, spends the token, runs `execute`, and audits every outcome. */
   async commit<R>(caller: CallerContext, input: HumanCommitInput, op: string, execute: (payload: TokenPayload, token12: string) => Promise<R>): Promise<R> {
+    if (!hasPrintableText(input.reason)) {
+      await this.record(caller, { event: 'refusal', op, outcome: 'refused', token12: token12Of(input.token), binding: 'reason', message: EMPTY_REASON });
+      throw new ConsoleError('invalid_input', EMPTY_REASON);
+    }
     let checked;
     try {
       checked = this.verified(input.token, op);
@@ -174,8 +181,10 @@ export class HumanServices {
     const { payload, token12 } = checked;
     const verdict = await caller.confirmation.confirm(this.prompt(payload, token12, input.reason), input.confirmation);
     if (!verdict.confirmed) {
-      if (verdict.burnToken) await this.nonces.spend(payload.nonce, payload.exp, `burnt after ${WRONG_CODE_LIMIT} wrong confirmation codes`);
-      await this.record(caller, { event: 'refusal', op, outcome: 'refused', token12, ids: payload.ids, reason: input.reason, binding: 'confirmation', message: verdict.reason });
+      const closed = verdict.closedUntil !== undefined;
+      if (verdict.burnToken) await this.nonces.spend(payload.nonce, payload.exp, closed ? 'burnt when too many wrong codes closed the confirmation channel' : `burnt after ${WRONG_CODE_LIMIT} wrong confirmation codes`);
+      const detail = closed ? { channel_closed_until: new Date(verdict.closedUntil as number).toISOString() } : undefined;
+      await this.record(caller, { event: 'refusal', op, outcome: 'refused', token12, ids: payload.ids, reason: input.reason, binding: 'confirmation', message: verdict.reason, ...(detail ? { detail } : {}) });
       throw new ConsoleError('forbidden', `Not confirmed: ${verdict.reason}`);
     }
     if (!(await this.nonces.spend(payload.nonce, payload.exp, 'used'))) {
@@ -187,6 +196,15 @@ export class HumanServices {
       return this.refuse(caller, op, input.token, error, payload.ids, input.reason);
     }
   }
+}
+
+const EMPTY_REASON = 'Say why in words: the reason has no printable text once control characters are removed (it goes into the audit log and the store).';
+
+/** The reason as stores keep it (control and invisible format characters out) still says something. */
+export function hasPrintableText(reason: string): boolean {
+  // eslint-disable-next-line no-control-regex
+  const cleaned = reason.replace(/[\u0000-\u001f\u007f-\u009f\p{Cf}]/gu, ' ').trim();
+  return /[\p{L}\p{N}\p{P}\p{S}]/u.test(cleaned);
 }
 
 /** The op a token says it is for, read without trusting it (verification follows). */

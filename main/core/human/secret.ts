@@ -39,3 +39,13 @@ export function loadOrCreateSecret(paths: HumanStatePaths): Buffer {
     throw error;
   }
 }
+
+/** The secret if this install has one, without creating it (for read-only tools such as `audit`). */
+export function readSecret(paths: HumanStatePaths): Buffer | null {
+  try {
+    const hex = fs.readFileSync(paths.secret, 'utf8').trim();
+    return /^[0-9a-f]{64}$/.test(hex) ? Buffer.from(hex, 'hex') : null;
+  } catch {
+    return null;
+  }
+}

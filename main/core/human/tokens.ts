@@ -10,6 +10,8 @@ import type { StoreFingerprint } from './write/store-snapshot';
  */
 const TOKEN_PREFIX = 'skc1';
 export const TOKEN_TTL_MS = 15 * 60_000;
+/** How far a token's issue time may lie ahead of this clock (two processes, one machine) before it is refused. */
+export const MAX_CLOCK_SKEW_MS = 2 * 60_000;
 
 export interface TokenPayload {
   v: 1;
@@ -60,6 +62,7 @@ type TokenBinding =
   | 'format'
   | 'signature'
   | 'expiry'
+  | 'issue time'
   | 'command'
   | 'console version'
   | 'single use'
@@ -121,6 +124,10 @@ export function verifyToken(secret: Buffer, token: string, expected: VerifyExpec
     throw new TokenRefusal('console version', `The token was issued by console ${payload.console_version}; this is ${expected.consoleVersion}. Run the preview again.`, token12);
   }
   const now = expected.now ?? Date.now();
+  // A token from the future was minted under a clock set ahead (or forged with the secret): its 15 minutes would not be 15.
+  if (!(typeof payload.iat === 'number' && payload.iat <= now + MAX_CLOCK_SKEW_MS)) {
+    throw new TokenRefusal('issue time', `The token says it was issued at ${new Date(Number(payload.iat)).toISOString()}, more than ${MAX_CLOCK_SKEW_MS / 60_000} minutes ahead of this clock. Run the preview again.`, token12);
+  }
   if (!(payload.exp > now)) {
     throw new TokenRefusal('expiry', `The token expired at ${new Date(payload.exp).toISOString()} (tokens last 15 minutes). Run the preview again.`, token12);
   }
