@@ -10,10 +10,17 @@ export default defineConfig({
       outDir: resolve(root, 'out/main'),
       // better-sqlite3, chokidar… stay external: native modules cannot be bundled.
       externalizeDeps: true,
-      // The knowledge model's similarity worker is its own entry: worker_threads loads it by file
-      // (main/core/knowledge/similarity-runner.ts looks for similarity-worker.js next to the bundle).
+      // Three entries built together, so the desktop app and the CLI run the same compiled core
+      // (shared chunks): `index` is Electron's main process; `cli` is what bin/swarm-console.mjs
+      // runs (no TypeScript at run time); the knowledge model's similarity worker is its own entry
+      // because worker_threads loads it by file (main/core/knowledge/similarity-runner.ts looks for
+      // similarity-worker.js next to the bundle).
       lib: {
-        entry: { index: resolve(root, 'main/index.ts'), 'similarity-worker': resolve(root, 'main/core/knowledge/similarity-worker.ts') },
+        entry: {
+          index: resolve(root, 'main/index.ts'),
+          cli: resolve(root, 'main/cli.ts'),
+          'similarity-worker': resolve(root, 'main/core/knowledge/similarity-worker.ts'),
+        },
         formats: ['es'],
       },
     },

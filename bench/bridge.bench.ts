@@ -21,6 +21,7 @@ import { createConsoleCore } from '../main/core/console-core';
 import { Bridge } from '../main/core/bridge/bridge';
 import { startFakeLlm } from '../testing/bridge/fake-llm';
 import { OpencodeServer } from '../testing/bridge/opencode-harness';
+import { opencodeBinary } from '../testing/bridge/opencode-binary';
 import { startFakeSseServer, syncToolPart } from '../testing/bridge/fake-sse-server';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -202,7 +203,8 @@ async function measureMemory(report: BenchReport): Promise<void> {
 
 export async function run(report: BenchReport): Promise<void> {
   report.section('Bridge: denial latency (real opencode serve 1.18.33)');
-  await measureLatency(report);
+  if (opencodeBinary.ok) await measureLatency(report);
+  else report.note(`not measured: ${opencodeBinary.reason}`);
   report.section('Bridge: memory after 100,000 events');
   await measureMemory(report);
 }

@@ -1,6 +1,7 @@
 import { startFakeLlm, type FakeLlm } from '../testing/bridge/fake-llm';
 import { GATE_ACK, GATE_DIRECTIVE_ID } from '../testing/bridge/gate-plugin';
 import { OpencodeServer } from '../testing/bridge/opencode-harness';
+import { opencodeBinary } from '../testing/bridge/opencode-binary';
 import { RELEASED_IDS } from '../main/demo/released/ids';
 import { ACKNOWLEDGED_RULE, ANSWERED_RULE } from '../renderer/src/components/ack-terms';
 import { DEMO_PROJECTS, openDemoProject } from './demo-projects';
@@ -23,8 +24,12 @@ async function openProject(page: Page, project: string): Promise<void> {
 let llm: FakeLlm;
 let server: OpencodeServer;
 
+// Without the opencode binary every test here reports itself skipped, with the reason.
+test.skip(!opencodeBinary.ok, opencodeBinary.ok ? '' : opencodeBinary.reason);
+
 test.beforeAll(async () => {
   test.setTimeout(240_000);
+  if (!opencodeBinary.ok) return;
   llm = await startFakeLlm();
   server = await OpencodeServer.start({ llmBaseUrl: llm.baseUrl, password: 'live-e2e' });
 });

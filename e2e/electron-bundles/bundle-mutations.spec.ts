@@ -13,7 +13,12 @@ import { builtOutDir, launchMainBundle } from './main-bundle';
 
 interface Mutation {
   what: string;
-  file: 'main/index.js' | 'preload/index.cjs';
+  /**
+   * The built file to change. `main/*.js`: whichever file under out/main holds it — code the desktop
+   * app shares with the CLI's browser host (the CSP, the static-file resolver) is built into a
+   * chunk that out/main/index.js and out/main/cli.js both import, under a hashed name.
+   */
+  file: 'main/index.js' | 'main/*.js' | 'preload/index.cjs';
   find: string | RegExp;
   replace: string;
   problem: RegExp;
@@ -26,10 +31,10 @@ const mainMutations: Mutation[] = [
   { what: 'web security is off', file: 'main/index.js', find: 'webSecurity: true', replace: 'webSecurity: false', problem: /webPreferences\.webSecurity is false/ },
   { what: 'the preload path is wrong', file: 'main/index.js', find: '"preload", "index.cjs")', replace: '"preload", "index.js")', problem: /preload .*index\.js does not exist/ },
   { what: 'the window loads another page', file: 'main/index.js', find: 'loadURL(`${APP_ORIGIN}/index.html`)', replace: 'loadURL(`${APP_ORIGIN}/start.html`)', problem: /the window loaded \["app:\/\/console\/start\.html"\]/ },
-  { what: 'the CSP is loosened', file: 'main/index.js', find: `"default-src 'none'",`, replace: `"default-src *",`, problem: /CSP of index\.html lacks "default-src 'none'"/ },
+  { what: 'the CSP is loosened', file: 'main/*.js', find: `"default-src 'none'",`, replace: `"default-src *",`, problem: /CSP of index\.html lacks "default-src 'none'"/ },
   {
     what: 'the protocol handler follows ..',
-    file: 'main/index.js',
+    file: 'main/*.js',
     find: 'const candidate = path.resolve(root, `.${path.posix.normalize(`/${decoded}`)}`);\n\tif (candidate !== root && !candidate.startsWith(root + path.sep)) return null;',
     replace: 'const candidate = path.resolve(root, decoded.replace(/^\\/+/, ""));',
     problem: /app:\/\/console\/\.\.%2fmain%2findex\.js escaped the renderer folder/,
@@ -83,11 +88,17 @@ function mutatedCopy(mutation: Mutation): string {
   copies.push(root);
   const outDir = path.join(root, 'out');
   copyBuild(root);
-  const file = path.join(outDir, mutation.file);
+  const hitsIn = (source: string) => (typeof mutation.find === 'string' ? source.split(mutation.find).length - 1 : (source.match(new RegExp(mutation.find, 'gm')) ?? []).length);
+  const candidates =
+    mutation.file === 'main/*.js'
+      ? fs.readdirSync(path.join(outDir, 'main')).filter((name) => name.endsWith('.js')).map((name) => path.join(outDir, 'main', name))
+      : [path.join(outDir, mutation.file)];
+  const holding = candidates.filter((candidate) => hitsIn(fs.readFileSync(candidate, 'utf8')) > 0);
+  expect(holding.length, `"${mutation.find}" is in one built file of ${mutation.file}`).toBe(1);
+  const file = holding[0]!;
   const source = fs.readFileSync(file, 'utf8');
   // The mutation must hit exactly once, or the case would pass without testing anything.
-  const hits = typeof mutation.find === 'string' ? source.split(mutation.find).length - 1 : (source.match(new RegExp(mutation.find, 'gm')) ?? []).length;
-  expect(hits, `"${mutation.find}" occurs once in the built ${mutation.file}`).toBe(1);
+  expect(hitsIn(source), `"${mutation.find}" occurs once in the built ${path.relative(outDir, file)}`).toBe(1);
   fs.writeFileSync(file, typeof mutation.find === 'string' ? source.replace(mutation.find, () => mutation.replace) : source.replace(mutation.find, mutation.replace));
   return outDir;
 }

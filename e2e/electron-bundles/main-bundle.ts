@@ -19,6 +19,8 @@ interface MainBundleOptions {
   args?: string[];
   /** Extra environment, e.g. STANDIN_DIALOG_RESPONSE: the button index a native message box answers. */
   env?: Record<string, string>;
+  /** Extra Node options before the stand-in's, e.g. `--import` of a probe (testing/cli/worker-probe.mjs). */
+  execArgv?: string[];
 }
 
 export interface MainBundleProcess {
@@ -52,7 +54,7 @@ export function launchMainBundle(options: MainBundleOptions): MainBundleProcess 
   // A copy of out/ outside the repo still resolves better-sqlite3, chokidar… from the repo.
   if (!path.resolve(entry).startsWith(repoRoot + path.sep)) env.STANDIN_RESOLVE_FROM = pathToFileURL(path.join(repoRoot, 'out', 'main', 'index.js')).href;
   const child: ChildProcess = fork(entry, ['--', ...(options.args ?? [])], {
-    execArgv: ['--import', register],
+    execArgv: [...(options.execArgv ?? []), '--import', register],
     env,
     cwd: options.userDataDir,
     serialization: 'advanced',

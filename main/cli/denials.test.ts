@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '../../testing/bridge/fake-llm';
 import { GATE_DIRECTIVE_ID } from '../../testing/bridge/gate-plugin';
 import { OpencodeServer } from '../../testing/bridge/opencode-harness';
+import { opencodeBinary, opencodeSkipNote } from '../../testing/bridge/opencode-binary';
 import { waitFor } from '../../testing/bridge/wait';
 
 // `swarm-console denials` as an operator runs it, against the real opencode binary.
@@ -40,7 +41,7 @@ function cli(args: string[]) {
   };
 }
 
-describe('swarm-console denials (real opencode serve)', () => {
+describe.skipIf(!opencodeBinary.ok)(`swarm-console denials (real opencode serve)${opencodeSkipNote}`, () => {
   let llm: FakeLlm;
   let server: OpencodeServer;
 

@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gatePluginSource } from './gate-plugin';
+import { opencodeBinary } from './opencode-binary';
 
 /**
  * Starts the REAL `opencode serve` binary (opencode-ai 1.18.33) for tests: loopback only, a scratch
@@ -18,8 +18,6 @@ import { gatePluginSource } from './gate-plugin';
  */
 const OPENCODE_VERSION = '1.18.33';
 const START_TIMEOUT_MS = 120_000;
-const here = path.dirname(fileURLToPath(import.meta.url));
-const OPENCODE_BIN = path.resolve(here, '../../node_modules/opencode-linux-x64/bin/opencode');
 
 interface HarnessOptions {
   /** `baseUrl` of the fake model, e.g. http://127.0.0.1:PORT/v1. */
@@ -142,8 +140,10 @@ export class OpencodeServer {
   }
 
   private async launch(): Promise<void> {
+    // Callers skip when the binary is missing (opencodeSkipNote); this is for one that did not.
+    if (!opencodeBinary.ok) throw new Error(`cannot start opencode serve: ${opencodeBinary.reason}`);
     const log = fs.openSync(path.join(this.root, `serve-${++this.starts}.log`), 'a');
-    const child = spawn(OPENCODE_BIN, ['serve', '--port', String(this.port), '--hostname', '127.0.0.1'], {
+    const child = spawn(opencodeBinary.path, ['serve', '--port', String(this.port), '--hostname', '127.0.0.1'], {
       cwd: this.projectDir,
       env: this.env(),
       stdio: ['ignore', log, log],

@@ -7,6 +7,7 @@ import { Bridge } from './bridge';
 import { startFakeLlm, type FakeLlm } from '../../../testing/bridge/fake-llm';
 import { GATE_ACK, GATE_DIRECTIVE_ID } from '../../../testing/bridge/gate-plugin';
 import { OpencodeServer } from '../../../testing/bridge/opencode-harness';
+import { opencodeBinary, opencodeSkipNote } from '../../../testing/bridge/opencode-binary';
 import { TcpProxy } from '../../../testing/bridge/tcp-proxy';
 import { waitFor } from '../../../testing/bridge/wait';
 
@@ -33,7 +34,7 @@ function recorder(bridge: Bridge) {
 
 const fastRetry = { backoffInitialMs: 100, backoffMaxMs: 400 };
 
-describe('bridge ↔ real opencode serve', () => {
+describe.skipIf(!opencodeBinary.ok)(`bridge ↔ real opencode serve${opencodeSkipNote}`, () => {
   let llm: FakeLlm;
   let server: OpencodeServer;
   let scratch: string;
@@ -154,7 +155,7 @@ describe('bridge ↔ real opencode serve', () => {
   }, 180_000);
 });
 
-describe('bridge ↔ password-protected opencode serve', () => {
+describe.skipIf(!opencodeBinary.ok)(`bridge ↔ password-protected opencode serve${opencodeSkipNote}`, () => {
   let llm: FakeLlm;
   let server: OpencodeServer;
 

@@ -3,6 +3,7 @@ import { TimeSlicer } from '../platform/util/time-slicer';
 import { keptTimes, rankByBase, rankByBaseSliced, rankingBasis } from './injection-preview';
 import { baseScore, phaseCategories } from '../rules/injection-scoring';
 import { SimilarityRunner } from './similarity-runner';
+import { sourceWorkerSpec } from '../../../testing/knowledge/source-worker';
 
 // Confidences a hair apart, so many pairs are "within 0.001" and fall to the time tie-break (a
 // comparator that is not transitive: the order is the sort algorithm's, so it must be the same call).
@@ -33,7 +34,7 @@ describe('base ranking', () => {
   it('orders exactly as sorting the scored entries does, in-thread and in a worker', async () => {
     const expected = referenceOrder();
     expect(Array.from(rankByBase(kept, rankingBasis(ctx)).order, (i) => kept[i]!.id)).toEqual(expected);
-    const runner = new SimilarityRunner();
+    const runner = new SimilarityRunner(sourceWorkerSpec);
     try {
       const ranking = await rankByBaseSliced(kept, rankingBasis(ctx), keptTimes(kept), new TimeSlicer(0), (base, times) => runner.run('rankOrder', { base, times }));
       expect(runner.counts.worker).toBe(1);

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SimilarityRunner } from './similarity-runner';
 import { runSimilarityTask } from './similarity-tasks';
 import { MERGE_KINDS } from '../rules/tier-merge';
+import { sourceWorkerSpec } from '../../../testing/knowledge/source-worker';
 
 const lessons = [
   'Run the focused test file after editing a fixture to catch snapshot drift.',
@@ -17,7 +18,7 @@ afterEach(async () => {
 
 describe('similarity runner', () => {
   it('runs tasks in a worker thread with the same results as in-thread', async () => {
-    runner = new SimilarityRunner();
+    runner = new SimilarityRunner(sourceWorkerSpec);
     const input = { groups: [{ ids: ['a', 'b', 'c'], lessons }], threshold: 0.6, maxMembers: 20, maxClusters: 100 };
     const [clusters, merge] = await Promise.all([runner.run('duplicates', input), runner.run('tierMerge', { hive: [lessons[2]!], swarm: lessons })]);
     expect(runner.counts).toEqual({ worker: 2, inline: 0 });
@@ -27,6 +28,13 @@ describe('similarity runner', () => {
     expect([...merge.merged.dropped]).toEqual([1, 2]);
     expect([...merge.merged.keptAt]).toEqual([1, 0]);
     expect([...merge.merged.kind].map((k) => MERGE_KINDS[k])).toEqual(['swarm_near_duplicate', 'exact']);
+  });
+
+  it('computes in-thread from the TypeScript sources, where there is no compiled worker beside it', async () => {
+    runner = new SimilarityRunner();
+    const output = await runner.run('tierMerge', { hive: [], swarm: lessons });
+    expect(runner.counts).toEqual({ worker: 0, inline: 1 });
+    expect([...output.keptSwarm]).toEqual([0, 2]);
   });
 
   it('computes in-thread when no worker can be started', async () => {

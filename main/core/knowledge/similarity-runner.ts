@@ -1,7 +1,6 @@
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 import { runSimilarityTask, SIMILARITY_TASKS, type SimilarityTaskKind, type SimilarityTasks } from './similarity-tasks';
 import { TimeSlicer } from '../platform/util/time-slicer';
@@ -11,28 +10,21 @@ const WORKER_NAME = 'similarity-worker';
 /** Strings per message: each structured clone then takes a few milliseconds. */
 const CHUNK_ITEMS = 4000;
 const here = fileURLToPath(import.meta.url);
-
-/** tsx's ESM register API (its `import` export: the CommonJS one cannot register ESM hooks from a worker). */
-function tsxEsmApi(): string {
-  const packageFile = createRequire(import.meta.url).resolve('tsx/package.json');
-  const exported = (JSON.parse(fs.readFileSync(packageFile, 'utf8')) as { exports: Record<string, { import: string | { default: string } }> }).exports['./esm/api']!.import;
-  return path.join(path.dirname(packageFile), typeof exported === 'string' ? exported : exported.default);
-}
+/**
+ * Run from the TypeScript sources (vitest): there is no compiled worker next to this module, and
+ * nothing here compiles TypeScript at run time, so tasks run in-thread. Tests that need a worker
+ * from sources pass their own spec (testing/knowledge/source-worker.ts).
+ */
+const FROM_SOURCES = here.endsWith('.ts');
 
 /**
- * How to start the worker. From sources (tsx, vitest) the module is TypeScript: a tiny
- * bootstrap registers tsx inside the worker, then imports the entry. From the electron-vite
- * build it is the compiled `similarity-worker.js` next to the bundle (or one folder up, should
- * this module land in a chunk folder).
+ * How to start the worker: the compiled `similarity-worker.js` that electron-vite emits next to
+ * the bundle (out/main/, shared by the app's index.js and the CLI's cli.js; one folder up, should
+ * this module land in a chunk folder). A packaged app keeps it beside the archive, unpacked
+ * (build/electron-builder.yml). Null when there is none, e.g. from sources.
  */
 function workerSpec(): { filename: string; options: WorkerOptions } | null {
-  if (here.endsWith('.ts')) {
-    const tsxApi = pathToFileURL(tsxEsmApi()).href;
-    const entry = pathToFileURL(path.join(path.dirname(here), `${WORKER_NAME}.ts`)).href;
-    const bootstrap = `import(${JSON.stringify(tsxApi)}).then((api) => { (api.register ?? api.default.register)(); return import(${JSON.stringify(entry)}); });`;
-    return { filename: bootstrap, options: { eval: true } };
-  }
-  // A packaged app keeps the worker beside the archive, unpacked (build/electron-builder.yml).
+  if (FROM_SOURCES) return null;
   const unpacked = here.replace(`app.asar${path.sep}`, `app.asar.unpacked${path.sep}`);
   for (const dir of [path.dirname(unpacked), path.dirname(path.dirname(unpacked))]) {
     const file = path.join(dir, `${WORKER_NAME}.js`);
@@ -96,7 +88,8 @@ export class SimilarityRunner {
   private start(): Promise<Worker | null> {
     this.started ??= new Promise<Worker | null>((resolve) => {
       const spec = this.spec();
-      if (!spec) return resolve(this.fallBack('its entry file was not found'));
+      // From sources in-thread is expected, not a fault worth a warning on every test run.
+      if (!spec) return resolve(this.fallBack('its entry file was not found', FROM_SOURCES && this.spec === workerSpec));
       let worker: Worker;
       try {
         worker = new Worker(spec.filename, { ...spec.options, name: WORKER_NAME });
@@ -132,8 +125,8 @@ export class SimilarityRunner {
     return this.started;
   }
 
-  private fallBack(why: string): null {
-    if (!this.disposed) console.warn(`[knowledge] similarity worker unavailable (${why}); computing in-thread`);
+  private fallBack(why: string, quiet = false): null {
+    if (!this.disposed && !quiet) console.warn(`[knowledge] similarity worker unavailable (${why}); computing in-thread`);
     this.inline = true;
     return null;
   }
