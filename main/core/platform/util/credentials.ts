@@ -1,0 +1,124 @@
+/**
+ * Credentials in store text. Agents write lessons from what they saw, and what they saw can hold a
+ * connection string or a token. The console masks these shapes in everything that leaves the core
+ * (rpc results and events, exports, CLI output); the stores and the index keep the exact text, so
+ * search still matches it and a person can reveal one entry (audited).
+ *
+ * The shapes are deliberately narrow (a key's known prefix plus enough random-looking characters,
+ * or a `name=value` pair whose name says secret) so that prose, URLs without a password, hashes
+ * and ids pass untouched. None of them consumes a backslash or a quote, so masking text that is
+ * itself JSON (a store line) leaves valid JSON.
+ */
+
+export const MASK = '•••';
+
+export type CredentialKind = 'url_userinfo' | 'openai_key' | 'github_token' | 'aws_key' | 'slack_token' | 'bearer' | 'secret_pair';
+
+/** Characters of a value that may be masked: never whitespace, quotes, backslashes or separators. */
+const VALUE = `[^\\s&"'\`,;\\\\<>()\\[\\]{}]+`;
+const SECRET_NAMES = 'password|passwd|pwd|passphrase|token|secret|api[_-]?key|access[_-]?key|secret[_-]?key|private[_-]?key|client[_-]?secret';
+
+/**
+ * One pass over the text: each alternative is a named group, and `keep` is what stays visible
+ * before the mask. Order matters only where shapes overlap (a pair's value that is itself a key).
+ */
+const SHAPES = new RegExp(
+  [
+    // scheme://user:secret@host — the user stays, the password goes.
+    `(?<url>\\b[a-z][a-z0-9+.-]*://[^\\s/@:"'\\\\]+:)[^\\s/@"'\\\\]+(?=@)`,
+    // NAME=value, DB_PASSWORD=value, api_key="value" (name kept, value masked).
+    `(?<pair>(?<![A-Za-z0-9])(?:[A-Za-z0-9]+[_-])*(?:${SECRET_NAMES})\\s*=\\s*)(?:"[^"\\\\\\s]+"|'[^'\\\\\\s]+'|${VALUE})`,
+    // Authorization: Bearer <token> (a token has a digit; "Bearer authentication" is prose).
+    `(?<bearer>\\bBearer\\s+)(?=[A-Za-z0-9._~+/=-]*\\d)[A-Za-z0-9._~+/=-]{8,}`,
+    // OpenAI-style keys: sk-…, sk-proj-…, sk-ant-… with at least 20 random characters.
+    `(?<openai>)(?<![A-Za-z0-9_-])sk-(?=[A-Za-z0-9_-]*\\d)[A-Za-z0-9_-]{20,}`,
+    // GitHub tokens: ghp_/gho_/ghu_/ghs_/ghr_ and fine-grained github_pat_.
+    `(?<github>)(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})`,
+    // AWS access key ids.
+    `(?<aws>)(?<![A-Za-z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}(?![A-Za-z0-9])`,
+    // Slack tokens.
+    `(?<slack>)(?<![A-Za-z0-9_-])xox[abprs]-[A-Za-z0-9-]{10,}`,
+  ].join('|'),
+  'gi',
+);
+
+/** `Bearer` and the key prefixes are matched case-insensitively by the one regex; these must be exact. */
+const CASE_SENSITIVE: Partial<Record<CredentialKind, RegExp>> = {
+  openai_key: /^sk-/,
+  github_token: /^(gh[pousr]_|github_pat_)/,
+  aws_key: /^(AKIA|ASIA)[0-9A-Z]{16}$/,
+  slack_token: /^xox[abprs]-/,
+};
+
+export interface CredentialMatch {
+  kind: CredentialKind;
+  /** Offset of the masked part (after the kept prefix) and its end. */
+  start: number;
+  end: number;
+}
+
+function kindOf(groups: Record<string, string | undefined>): { kind: CredentialKind; keep: string } {
+  if (groups.url !== undefined) return { kind: 'url_userinfo', keep: groups.url };
+  if (groups.pair !== undefined) return { kind: 'secret_pair', keep: groups.pair };
+  if (groups.bearer !== undefined) return { kind: 'bearer', keep: groups.bearer };
+  if (groups.openai !== undefined) return { kind: 'openai_key', keep: '' };
+  if (groups.github !== undefined) return { kind: 'github_token', keep: '' };
+  if (groups.aws !== undefined) return { kind: 'aws_key', keep: '' };
+  return { kind: 'slack_token', keep: '' };
+}
+
+/** Every credential shape in the text (the part that masking replaces). */
+export function findCredentials(text: string): CredentialMatch[] {
+  const found: CredentialMatch[] = [];
+  for (const match of text.matchAll(SHAPES)) {
+    const { kind, keep } = kindOf(match.groups ?? {});
+    const secret = match[0].slice(keep.length);
+    if (CASE_SENSITIVE[kind] && !CASE_SENSITIVE[kind]!.test(secret)) continue;
+    if (kind === 'bearer' && !/^bearer/i.test(keep)) continue;
+    if (secret === MASK || secret === `"${MASK}"` || secret === `'${MASK}'`) continue;
+    const start = (match.index ?? 0) + keep.length;
+    found.push({ kind, start, end: start + secret.length });
+  }
+  return found;
+}
+
+/** The text with every credential replaced by `•••` (quoted values keep their quotes). */
+export function maskCredentials(text: string): string {
+  if (text.length < 8) return text;
+  const found = findCredentials(text);
+  if (found.length === 0) return text;
+  let out = '';
+  let at = 0;
+  for (const { start, end } of found) {
+    const secret = text.slice(start, end);
+    const quote = /^["']/.test(secret) ? secret[0] : '';
+    out += text.slice(at, start) + quote + MASK + quote;
+    at = end;
+  }
+  return out + text.slice(at);
+}
+
+/** The console's own confirmation tokens (`skc1.…`) are not store text and must pass intact. */
+const isConsoleToken = (text: string) => text.startsWith('skc1.');
+
+/** Masks every string inside a JSON-like value (objects, arrays), returning a copy only where something changed. */
+export function maskDeep<T>(value: T): T {
+  if (typeof value === 'string') return (isConsoleToken(value) ? value : maskCredentials(value)) as T;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | null = null;
+    for (let i = 0; i < value.length; i++) {
+      const masked = maskDeep(value[i]);
+      if (masked !== value[i]) (copy ??= value.slice())[i] = masked;
+    }
+    return (copy ?? value) as T;
+  }
+  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    let copy: Record<string, unknown> | null = null;
+    for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+      const masked = maskDeep(item);
+      if (masked !== item) (copy ??= { ...(value as Record<string, unknown>) })[key] = masked;
+    }
+    return (copy ?? value) as T;
+  }
+  return value;
+}
