@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NoInput, query, subscription } from './define';
+import { NoInput, query, revealCommand, subscription } from './define';
 
 /**
  * Operations of the stores area (issue 3): what every opencode-swarm store holds, read exactly
@@ -203,6 +203,18 @@ export const EntryDetail = z.object({
   alsoIn: z.array(z.object({ rid: z.number().int(), store: z.string(), tier: Tier, file: z.string(), line: z.number().int() })),
 });
 
+export const RevealInput = z.object({ rid: z.number().int().min(1) }).strict();
+
+/** One entry's text as on disk, credentials unmasked (the person asked; the console audited it). */
+export const RevealedEntry = z.object({
+  rid: z.number().int(),
+  id: z.string().nullable(),
+  lesson: z.string().nullable(),
+  raw: JsonObject,
+  /** The kinds of credential that were masked (e.g. `url_userinfo`), never their values. */
+  kinds: z.array(z.string()),
+});
+
 export const EventsInput = z
   .object({
     offset: Offset,
@@ -280,6 +292,11 @@ export const storeOps = {
   'stores.records': query("Any store's records, paged, sorted and filtered, with the total count.", RecordsInput, RecordsPage),
   'stores.entries': query('Knowledge entries across tiers: paged, sorted, filtered, full-text search, facet counts.', EntriesInput, EntriesPage),
   'stores.entry': query('One knowledge entry with every raw field, its file and line, normalisation notes and defects.', EntryInput, EntryDetail),
+  'stores.reveal': revealCommand(
+    "One entry's text with its credentials unmasked (everything else the console shows masks them); recorded in the audit log without the text.",
+    RevealInput,
+    RevealedEntry,
+  ),
   'stores.events': query('Events of events.jsonl, knowledge-events.jsonl and the audit logs, paged and filtered.', EventsInput, EventsPage),
   'stores.config': query('The knowledge, knowledge_application, curator and skill_improver settings in force.', NoInput, ConfigInForce),
   'stores.changes': subscription('Pushed when a store file is appended to, rewritten, removed or gains defects.', NoInput, StoreChangeEvent),

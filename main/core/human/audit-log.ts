@@ -11,7 +11,7 @@ import { withStoreLock } from './write/store-lock';
  */
 export const AUDIT_GENESIS = '0'.repeat(64);
 
-export type AuditEvent = 'preview' | 'confirmation' | 'commit' | 'refusal' | 'rollback' | 'warning';
+export type AuditEvent = 'preview' | 'confirmation' | 'commit' | 'refusal' | 'rollback' | 'warning' | 'reveal';
 
 export interface AuditFields {
   event: AuditEvent;

@@ -63,3 +63,17 @@ describe('credential masking', () => {
     expect(value.items[0]?.lesson).toBe('password=hunter2');
   });
 });
+
+describe('search highlights over masked text', () => {
+  it('moves match ranges with the masked lesson', () => {
+    const lesson = 'use postgres://app:longsecret@db/x then rotate the database password';
+    const start = lesson.indexOf('rotate');
+    const inside = lesson.indexOf('longsecret');
+    const item = { rid: 1, lesson, match: { lesson: [[start, start + 6], [inside, inside + 4]], fields: ['lesson'] } };
+    const masked = maskDeep(item);
+    expect(masked.lesson).toBe('use postgres://app:•••@db/x then rotate the database password');
+    // A match inside the secret (search still sees the stored text) highlights the mask itself.
+    const words = (masked.match.lesson as [number, number][]).map(([s, e]) => masked.lesson.slice(s, e));
+    expect(words).toEqual(['rotate', '•••']);
+  });
+});

@@ -84,18 +84,39 @@ export function findCredentials(text: string): CredentialMatch[] {
 
 /** The text with every credential replaced by `•••` (quoted values keep their quotes). */
 export function maskCredentials(text: string): string {
-  if (text.length < 8) return text;
-  const found = findCredentials(text);
-  if (found.length === 0) return text;
+  return maskWithOffsets(text).text;
+}
+
+/**
+ * Masks and says where each original offset lands in the masked text, so that match ranges
+ * computed on the stored text (full-text search highlights) still point at the same words.
+ */
+export function maskWithOffsets(text: string): { text: string; offset: (original: number) => number } {
+  const found = text.length < 8 ? [] : findCredentials(text);
+  if (found.length === 0) return { text, offset: (o) => o };
   let out = '';
   let at = 0;
+  const shifts: { start: number; end: number; maskedStart: number; maskedEnd: number }[] = [];
   for (const { start, end } of found) {
     const secret = text.slice(start, end);
-    const quote = /^["']/.test(secret) ? secret[0] : '';
-    out += text.slice(at, start) + quote + MASK + quote;
+    const quote = /^["']/.test(secret) ? (secret[0] as string) : '';
+    out += text.slice(at, start);
+    const maskedStart = out.length;
+    out += quote + MASK + quote;
+    shifts.push({ start, end, maskedStart, maskedEnd: out.length });
     at = end;
   }
-  return out + text.slice(at);
+  out += text.slice(at);
+  const offset = (original: number) => {
+    let delta = 0;
+    for (const s of shifts) {
+      if (original >= s.end) delta = s.maskedEnd - s.end;
+      else if (original > s.start) return s.maskedEnd; // inside a secret: the end of its mask
+      else break;
+    }
+    return original + delta;
+  };
+  return { text: out, offset };
 }
 
 /** The console's own confirmation tokens (`skc1.…`) are not store text and must pass intact. */
@@ -113,6 +134,8 @@ export function maskDeep<T>(value: T): T {
     return (copy ?? value) as T;
   }
   if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    const highlighted = maskHighlighted(value as Record<string, unknown>);
+    if (highlighted) return highlighted as T;
     let copy: Record<string, unknown> | null = null;
     for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
       const masked = maskDeep(item);
@@ -121,4 +144,17 @@ export function maskDeep<T>(value: T): T {
     return (copy ?? value) as T;
   }
   return value;
+}
+
+type Range = [number, number];
+
+/** An entry list item: its `lesson` masked and its search highlights (`match.lesson`) moved with it. */
+function maskHighlighted(item: Record<string, unknown>): Record<string, unknown> | null {
+  const match = item.match as { lesson?: unknown } | null | undefined;
+  if (typeof item.lesson !== 'string' || !match || !Array.isArray(match.lesson) || match.lesson.length === 0) return null;
+  const { text, offset } = maskWithOffsets(item.lesson);
+  const { lesson: _lesson, match: _match, ...rest } = item;
+  const others = maskDeep(rest);
+  const ranges = (match.lesson as Range[]).map(([start, end]) => [offset(start), offset(end)] as Range).filter(([start, end]) => end > start);
+  return { ...others, lesson: text, match: { ...maskDeep(match), lesson: ranges } };
 }
