@@ -4,9 +4,11 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createConsoleCore, type ConsoleCore } from '../console-core';
 import { lines, swarmEntryV2 } from '../../../testing/stores/sample-records';
+import { exportEntries } from '../store-index/entry-export';
+import { storeIndexOf } from './store-handlers';
 
-const SECRET_LESSON = 'Staging runs on postgres://billing:Zq9longsecret@db.staging/billing; CI used GITHUB_TOKEN=ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8';
-const MASKED_LESSON = 'Staging runs on postgres://billing:•••@db.staging/billing; CI used GITHUB_TOKEN=•••';
+const SECRET_LESSON = 'Staging runs on postgres://billing:Zq9longsecret@db.staging/billing; CI used GITHUB_TOKEN=ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8 and API_KEY="k-123-xyz9"';
+const MASKED_LESSON = 'Staging runs on postgres://billing:•••@db.staging/billing; CI used GITHUB_TOKEN=••• and API_KEY="•••"';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -72,5 +74,32 @@ describe('credentials leave the core masked', () => {
 
     // The store is never changed.
     expect(fs.readFileSync(path.join(project, '.swarm', 'knowledge.jsonl'), 'utf8')).toBe(before);
+  });
+});
+
+describe('exports carry masked text', () => {
+  const SECRETS = ['Zq9longsecret', 'ghp_A1b2', 'k-123-xyz9'];
+
+  it('masks every row of the entry export itself (CSV items and JSON Lines), before any quoting', async () => {
+    const { core } = await openProject();
+    const service = storeIndexOf(core.context.workspaces.current);
+    await service.ready;
+    const query = { filter: {}, sort: { field: 'updated_at' as const, dir: 'desc' as const } };
+    const clock = { due: false };
+    const items = [];
+    for await (const batch of exportEntries(service.index, query, 'items', clock)) items.push(...batch);
+    const raws: string[] = [];
+    for await (const batch of exportEntries(service.index, query, 'raw', clock)) raws.push(...batch);
+    expect(items.map((i) => i.lesson)).toContain(MASKED_LESSON);
+    expect(raws.map((r) => (JSON.parse(r) as { lesson: string }).lesson)).toContain(MASKED_LESSON);
+    for (const secret of SECRETS) expect(JSON.stringify([items, raws])).not.toContain(secret);
+  });
+
+  it.each(['csv', 'jsonl'])('knowledge.export %s holds no secret', async (format) => {
+    const { core } = await openProject();
+    const result = await call(core, 'knowledge.export', { format, filter: {}, sort: { field: 'updated_at', dir: 'desc' } });
+    expect(result.count).toBe(2);
+    for (const secret of SECRETS) expect(result.content).not.toContain(secret);
+    expect(result.content).toContain('postgres://billing:•••@db.staging/billing');
   });
 });

@@ -50,6 +50,8 @@ describe('credential masking', () => {
     const line = JSON.stringify({ id: 'e1', lesson: 'use postgres://app:pa55@db/x with token=abc"123 and "quotes\\" here' });
     const masked = maskCredentials(line);
     expect(() => JSON.parse(masked) as unknown).not.toThrow();
+    const quoted = maskCredentials(JSON.stringify({ lesson: 'set API_KEY="k-123-xyz9" there' }));
+    expect(JSON.parse(quoted)).toEqual({ lesson: 'set API_KEY="•••" there' });
     expect((JSON.parse(masked) as { lesson: string }).lesson).toBe('use postgres://app:•••@db/x with token=•••"123 and "quotes\\" here');
   });
 

@@ -27,7 +27,7 @@ const SHAPES = new RegExp(
     // scheme://user:secret@host — the user stays, the password goes.
     `(?<url>\\b[a-z][a-z0-9+.-]*://[^\\s/@:"'\\\\]+:)[^\\s/@"'\\\\]+(?=@)`,
     // NAME=value, DB_PASSWORD=value, api_key="value" (name kept, value masked).
-    `(?<pair>(?<![A-Za-z0-9])(?:[A-Za-z0-9]+[_-])*(?:${SECRET_NAMES})\\s*=\\s*)(?:"[^"\\\\\\s]+"|'[^'\\\\\\s]+'|${VALUE})`,
+    `(?<pair>(?<![A-Za-z0-9])(?:[A-Za-z0-9]+[_-])*(?:${SECRET_NAMES})\\s*=\\s*)(?:"[^"\\\\\\s]+"|'[^'\\\\\\s]+'|\\\\"[^"\\\\\\s]+\\\\"|${VALUE})`,
     // Authorization: Bearer <token> (a token has a digit; "Bearer authentication" is prose).
     `(?<bearer>\\bBearer\\s+)(?=[A-Za-z0-9._~+/=-]*\\d)[A-Za-z0-9._~+/=-]{8,}`,
     // OpenAI-style keys: sk-…, sk-proj-…, sk-ant-… with at least 20 random characters.
@@ -75,7 +75,7 @@ export function findCredentials(text: string): CredentialMatch[] {
     const secret = match[0].slice(keep.length);
     if (CASE_SENSITIVE[kind] && !CASE_SENSITIVE[kind]!.test(secret)) continue;
     if (kind === 'bearer' && !/^bearer/i.test(keep)) continue;
-    if (secret === MASK || secret === `"${MASK}"` || secret === `'${MASK}'`) continue;
+    if (secret.replace(/^(\\"|["'])(.*)\1$/, '$2') === MASK) continue;
     const start = (match.index ?? 0) + keep.length;
     found.push({ kind, start, end: start + secret.length });
   }
@@ -99,7 +99,8 @@ export function maskWithOffsets(text: string): { text: string; offset: (original
   const shifts: { start: number; end: number; maskedStart: number; maskedEnd: number }[] = [];
   for (const { start, end } of found) {
     const secret = text.slice(start, end);
-    const quote = /^["']/.test(secret) ? (secret[0] as string) : '';
+    // A quoted value keeps its quotes, also JSON-escaped ones (`\"…\"` inside a store line).
+    const quote = /^(\\"|["'])/.exec(secret)?.[0] ?? '';
     out += text.slice(at, start);
     const maskedStart = out.length;
     out += quote + MASK + quote;
