@@ -33,6 +33,42 @@ export const StoreFileSummary = z.object({
   symlinkTarget: z.string().nullable(),
 });
 
+/** A store the plugin (7.162+) moved into SQLite: its JSONL renamed `<file>.imported`, a cold archive. */
+export const ImportedArchive = z.object({
+  storeKey: z.string().nullable(),
+  label: z.string(),
+  path: z.string(),
+  name: z.string(),
+  archivedAt: z.string(),
+  liveFileExists: z.boolean(),
+  /** "this project's plugin keeps <store> in swarm.db since …; the console shows the archived JSONL as of then". */
+  notice: z.string(),
+});
+export type ImportedArchive = z.infer<typeof ImportedArchive>;
+
+/** What the console could see of `.swarm/swarm.db` (read-only; never written). */
+export const SwarmDbProbe = z.object({
+  path: z.string(),
+  state: z.enum(['ok', 'busy', 'unreadable']),
+  problem: z.string().nullable(),
+  size: z.number(),
+  modifiedAt: z.string(),
+  userVersion: z.number().nullable(),
+  migrations: z.object({ table: z.string(), rows: z.number(), latest: z.string().nullable() }).nullable(),
+  /** Tables named like a store family the console reads: not read yet (their layout is not known). */
+  storeTables: z.array(z.object({ name: z.string(), rows: z.number().nullable(), storeKey: z.string() })),
+  tableCount: z.number().nullable(),
+});
+export type SwarmDbProbe = z.infer<typeof SwarmDbProbe>;
+
+/** Signs of a newer plugin that keeps stores in SQLite; `notices` are the lines to show (status bar, inspect). */
+export const PluginUpgrade = z.object({
+  swarmDb: SwarmDbProbe.nullable(),
+  archives: z.array(ImportedArchive),
+  notices: z.array(z.string()),
+});
+export type PluginUpgrade = z.infer<typeof PluginUpgrade>;
+
 export const StoreSummary = z.object({
   key: z.string(),
   label: z.string(),
@@ -51,6 +87,8 @@ export const StoreSummary = z.object({
   defects: z.number().int(),
   status: z.enum(['ok', 'missing', 'defects', 'unreadable', 'not_a_file', 'orphaned']),
   message: z.string(),
+  /** Set when the plugin imported this store into swarm.db and renamed its JSONL `<file>.imported` (read as the store it was). */
+  imported: ImportedArchive.nullable().optional(),
 });
 export type StoreSummary = z.infer<typeof StoreSummary>;
 
@@ -61,6 +99,7 @@ export const StoresSummary = z.object({
   link: z.object({ linkId: z.string().nullable(), dir: z.string().nullable(), problem: z.string().nullable(), orphanedLocalFiles: z.array(z.string()) }).nullable(),
   index: z.object({ file: z.string(), rebuiltBecause: z.string().nullable() }),
   stores: z.array(StoreSummary),
+  upgrade: PluginUpgrade.optional(),
 });
 
 export const DefectItem = z.object({
