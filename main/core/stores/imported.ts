@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { WorkspacePaths } from '../platform/paths/workspace-paths';
 import { isTempName } from '../platform/paths/temp-name';
 import type { StoreLocation } from './locate';
+import { ConsoleError } from '../../../shared/contract';
 
 /**
  * Stores the plugin has moved into SQLite. From opencode-swarm 7.162 a store family is imported
@@ -122,4 +123,12 @@ export function importedStoreRefusal(paths: WorkspacePaths, storeFile: string): 
     `${path.basename(storeFile.replace(/\.imported$/, ''))} has been imported into the plugin's swarm.db (archived as ${name} on ${mtime.toISOString()}): ` +
     'the plugin no longer reads the JSONL, so writing it would change nothing it uses. The console cannot write swarm.db; make this change with the plugin itself.'
   );
+}
+
+/** Throws the refusal of a human-only write to any of these store files that the plugin imported into swarm.db. */
+export function refuseImportedStores(paths: WorkspacePaths, ...storeFiles: string[]): void {
+  for (const file of storeFiles) {
+    const refusal = importedStoreRefusal(paths, file);
+    if (refusal) throw new ConsoleError('forbidden', refusal);
+  }
 }
