@@ -242,7 +242,11 @@ export const EntryDetail = z.object({
   alsoIn: z.array(z.object({ rid: z.number().int(), store: z.string(), tier: Tier, file: z.string(), line: z.number().int() })),
 });
 
-export const RevealInput = z.object({ rid: z.number().int().min(1) }).strict();
+/** The entry to reveal: by index row (`rid`), or by id within one store (as the Knowledge detail pane knows it). */
+export const RevealInput = z
+  .object({ rid: z.number().int().min(1).optional(), id: z.string().min(1).max(128).optional(), store: StoreKey.optional() })
+  .strict()
+  .refine((v) => v.rid !== undefined || v.id !== undefined, 'give rid or id');
 
 /** One entry's text as on disk, credentials unmasked (the person asked; the console audited it). */
 export const RevealedEntry = z.object({

@@ -13,17 +13,17 @@ import type { CallHandlers } from './dispatcher';
  */
 export function createRevealHandler(ctx: CoreContext, human: HumanServices): Pick<CallHandlers, 'stores.reveal'> {
   return {
-    'stores.reveal': async ({ rid }, caller) => {
+    'stores.reveal': async ({ rid, id, store }, caller) => {
       const service = storeIndexOf(ctx.workspaces.current);
       await service.ready;
-      const entry = getEntry(service.db, { rid });
-      if (!entry) throw new ConsoleError('not_found', `No knowledge entry #${rid}`);
+      const entry = getEntry(service.db, { rid, id, store });
+      if (!entry) throw new ConsoleError('not_found', `No knowledge entry ${id !== undefined ? `with id ${id}` : `#${rid}`}`);
       const kinds = [...new Set(findCredentials(JSON.stringify(entry.raw)).map((m) => m.kind))];
       await human.record(caller, {
         event: 'reveal',
         op: 'stores.reveal',
         outcome: 'ok',
-        ids: [entry.id ?? `rid:${rid}`],
+        ids: [entry.id ?? `rid:${entry.rid}`],
         message: `revealed ${kinds.length ? kinds.join(', ') : 'no masked credential'} in ${entry.file}:${entry.line}`,
         detail: { store: entry.store, file: entry.file, line: entry.line, kinds },
       });

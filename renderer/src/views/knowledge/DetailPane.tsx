@@ -5,6 +5,7 @@ import { EntryActions } from '../hive/EntryActions';
 import { Badge, PriorityBadge, StatusBadge } from './Badge';
 import { CountersTable, FieldList, MaturityPanel, Receipts, Timeline } from './detail-sections';
 import { expiryText, fixed, signed, when } from './format';
+import { RevealCredentials } from './RevealCredentials';
 
 export interface DetailTarget {
   id: string;
@@ -56,6 +57,7 @@ export function DetailPane(props: { target: DetailTarget; version: () => number;
                 <p class="lesson-text" data-testid="detail-lesson">
                   {String(d().value.lesson ?? '')}
                 </p>
+                <RevealCredentials id={d().id} store={d().storeKey} masked={d().text} />
                 <p class="badges">
                   <StatusBadge status={String(d().value.status ?? (d().collection === 'rejected' ? 'rejected' : 'unknown'))} /> <Badge>{d().tier}</Badge> <Badge tone="muted">{d().collection}</Badge>{' '}
                   <Show when={d().collection !== 'rejected'}>

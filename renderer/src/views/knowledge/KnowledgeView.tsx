@@ -10,6 +10,7 @@ import { useRouter } from '../../state/router-context';
 import { useWorkspace } from '../../state/workspace';
 import { DEFAULT_HIDDEN, KNOWLEDGE_COLUMNS } from './columns';
 import { DefectBanners } from './DefectBanners';
+import { SwarmDbNotes } from './SwarmDbNotes';
 import { DetailPane, type DetailTarget } from './DetailPane';
 import { downloadText } from './download';
 import { FacetPanel } from './FacetPanel';
@@ -138,6 +139,7 @@ export function KnowledgeView(): JSX.Element {
   return (
     <div class="knowledge-view">
       <DefectBanners version={version} />
+      <SwarmDbNotes version={version} />
       <div class="toolbar">
         <input
           ref={search}
