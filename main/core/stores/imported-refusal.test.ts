@@ -80,6 +80,6 @@ describe('human-only writes to a store the plugin imported into swarm.db', () =>
     const core = await open(w);
     const result = await call(core, 'hive.quarantine.preview', { ids: ['hive-1'] });
     expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.error.message).toContain("shared-learnings.jsonl has been imported into the plugin's swarm.db");
+    if (!result.ok) expect(result.error.message).toContain("shared-learnings.jsonl has been imported into the plugin's database");
   });
 });

@@ -118,10 +118,12 @@ export function importedStoreRefusal(paths: WorkspacePaths, storeFile: string): 
   const archive = storeFile.endsWith(IMPORTED_SUFFIX) ? storeFile : storeFile + IMPORTED_SUFFIX;
   const mtime = mtimeOf(archive);
   if (!mtime) return null;
-  const name = path.relative(paths.projectDir, archive).startsWith('..') ? archive : path.relative(paths.projectDir, archive);
+  const inProject = !path.relative(paths.projectDir, archive).startsWith('..');
+  const name = inProject ? path.relative(paths.projectDir, archive) : archive;
+  const database = inProject ? "the plugin's swarm.db" : "the plugin's database";
   return (
-    `${path.basename(storeFile.replace(/\.imported$/, ''))} has been imported into the plugin's swarm.db (archived as ${name} on ${mtime.toISOString()}): ` +
-    'the plugin no longer reads the JSONL, so writing it would change nothing it uses. The console cannot write swarm.db; make this change with the plugin itself.'
+    `${path.basename(storeFile.replace(/\.imported$/, ''))} has been imported into ${database} (archived as ${name} on ${mtime.toISOString()}): ` +
+    'the plugin no longer reads the JSONL, so writing it would change nothing it uses. The console never writes the plugin\'s database; make this change with the plugin itself.'
   );
 }
 
