@@ -12,7 +12,12 @@
  *    "link": {...}|null,
  *    "stores": [{"store": ".swarm/knowledge.jsonl", "key": "knowledge", "tier": "swarm|hive|link", "path": ABS,
  *                "status": "ok|not_a_file|unreadable", "message": null|"...", "orphaned": false,
- *                "lines": N, "records": N, "defectCount": N, "defects": [{"line": N, "offset": N, "kind": "...", "reason": "..."}]}]}
+ *                "lines": N, "records": N, "defectCount": N, "defects": [{"line": N, "offset": N, "kind": "...", "reason": "..."}],
+ *                "archivedAt": null|ISO (set when the file is a `.imported` archive of a store the plugin moved into swarm.db)}],
+ *    "upgrade": {"swarmDb": null|{"state": "ok|busy|unreadable", "userVersion", "migrations", "storeTables": [{"name", "rows", "storeKey"}], ...},
+ *                "archives": [...], "notices": ["this project's plugin keeps … in swarm.db since …"]}}
+ *
+ * Credentials in store text (URL passwords, API keys, `password=` pairs) are masked in both outputs.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -25,6 +30,10 @@ import { readStoreFile } from '../core/stores/read-store-file';
 import { workspaceRoots } from '../core/stores/containment';
 import { terminalJson, terminalLine } from '../core/platform/util/terminal-text';
 import { resolveWorkspacePaths } from '../core/platform/paths/workspace-paths';
+import { maskCredentials } from '../core/platform/util/credentials';
+import { describePluginUpgrade } from '../core/stores/plugin-upgrade';
+import { IMPORTED_SUFFIX } from '../core/stores/imported';
+import type { PluginUpgrade } from '../../shared/contract/stores';
 
 export interface InspectedStore {
   store: string;
@@ -38,6 +47,8 @@ export interface InspectedStore {
   records: number;
   defectCount: number;
   defects: { line: number; offset: number; kind: string; reason: string }[];
+  /** Set when this file is the `.imported` archive the plugin left after moving the store into swarm.db. */
+  archivedAt: string | null;
 }
 
 export interface InspectReport {
@@ -50,16 +61,27 @@ export interface InspectReport {
   /** Folders that exist but cannot be listed (their stores could not be looked at). */
   problems: string[];
   stores: InspectedStore[];
+  /** A newer plugin's swarm.db and the stores it imported (see stores/plugin-upgrade.ts). */
+  upgrade: PluginUpgrade;
 }
 
 const USAGE = 'usage: swarm-console inspect --project DIR [--hive DIR] [--json] [--max-defects N]';
 
+function archiveTime(file: string): string | null {
+  try {
+    return fs.statSync(file).mtime.toISOString();
+  } catch {
+    return null;
+  }
+}
+
 async function inspectFile(file: StoreFile, maxDefects: number, confineTo: readonly string[]): Promise<InspectedStore> {
   const def = storeDef(file.orphaned ? file.storeKey.replace(/^orphaned:/, '').replace(/\.jsonl?$/, '') : file.storeKey);
-  const base = { store: file.name, key: file.storeKey, tier: file.tier, path: file.path, orphaned: file.orphaned };
+  const archivedAt = file.path.endsWith(IMPORTED_SUFFIX) ? archiveTime(file.path) : null;
+  const base = { store: file.name, key: file.storeKey, tier: file.tier, path: file.path, orphaned: file.orphaned, archivedAt };
   if (!def) return { ...base, status: 'ok', message: null, lines: 0, records: 0, defectCount: 0, defects: [] };
   const result = await readStoreFile(def, file.path, { maxCollectedDefects: maxDefects, confineTo });
-  const notes = [file.orphaned ? 'orphaned: the plugin ignores this local file while the worktree is linked' : null, file.symlinkTarget ? `symlink to ${file.symlinkTarget}` : null];
+  const notes = [archivedAt ? `archived by the plugin on ${archivedAt}` : null, file.orphaned ? 'orphaned: the plugin ignores this local file while the worktree is linked' : null, file.symlinkTarget ? `symlink to ${file.symlinkTarget}` : null];
   return {
     ...base,
     status: result.status,
@@ -88,7 +110,10 @@ export async function inspectWorkspace(projectDir: string, hiveDir: string, maxD
       if (code !== 'ENOENT') problems.push(`${dir} cannot be listed (${code}): its stores were not read`);
     }
   }
-  const files = [...locateStores(paths).flatMap(discoverFiles), ...orphanedFiles(paths)];
+  const locations = locateStores(paths);
+  const upgrade = describePluginUpgrade(paths, locations);
+  notes.push(...upgrade.notices);
+  const files = [...locations.flatMap(discoverFiles), ...orphanedFiles(paths)];
   const stores: InspectedStore[] = [];
   for (const file of files) stores.push(await inspectFile(file, maxDefects, workspaceRoots(paths)));
   return {
@@ -99,6 +124,7 @@ export async function inspectWorkspace(projectDir: string, hiveDir: string, maxD
     notes,
     problems,
     stores: stores.filter((s) => s.status !== 'missing'),
+    upgrade,
   };
 }
 
@@ -118,6 +144,13 @@ function printHuman(report: InspectReport, write: (line: string) => void): void 
     if (s.defectCount > s.defects.length) write(`      … ${s.defectCount - s.defects.length} more defects`);
   }
   if (!report.stores.length) write('(no store files found)');
+  const tables = report.upgrade.swarmDb?.storeTables ?? [];
+  if (report.upgrade.swarmDb) {
+    const db = report.upgrade.swarmDb;
+    write('');
+    write(`swarm.db ${db.state}${db.userVersion !== null ? `, user_version ${db.userVersion}` : ''}${db.migrations ? `, ${db.migrations.table}: ${db.migrations.rows} rows (latest ${db.migrations.latest ?? '?'})` : ''}`);
+    for (const t of tables) write(`      table ${t.name}: ${t.rows ?? '?'} rows (store ${t.storeKey}) — not read yet`);
+  }
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -155,10 +188,11 @@ export async function run(argv: string[]): Promise<number> {
   }
   const hive = values.hive ? path.resolve(values.hive) : resolvePluginDataDir();
   const report = await inspectWorkspace(project, hive, maxDefects);
-  if (values.json) process.stdout.write(`${terminalJson(JSON.stringify(report, null, 2))}\n`);
-  else printHuman(report, (line) => process.stdout.write(`${terminalLine(line)}\n`));
+  // Credentials in store text are masked on the way out, in both formats.
+  if (values.json) process.stdout.write(`${terminalJson(maskCredentials(JSON.stringify(report, null, 2)))}\n`);
+  else printHuman(report, (line) => process.stdout.write(`${terminalLine(maskCredentials(line))}\n`));
   const unreadable = report.stores.filter((s) => s.status === 'unreadable' || s.status === 'not_a_file');
-  for (const s of unreadable) console.error(terminalLine(`swarm-console inspect: cannot read ${s.path}: ${s.message}`));
-  for (const problem of report.problems) console.error(terminalLine(`swarm-console inspect: ${problem}`));
+  for (const s of unreadable) console.error(terminalLine(maskCredentials(`swarm-console inspect: cannot read ${s.path}: ${s.message}`)));
+  for (const problem of report.problems) console.error(terminalLine(maskCredentials(`swarm-console inspect: ${problem}`)));
   return unreadable.length || report.problems.length ? 1 : 0;
 }

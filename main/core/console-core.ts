@@ -7,6 +7,7 @@ import { createReceiptHandlers } from './rpc/receipt-handlers';
 import { createLiveHandlers } from './rpc/live-handlers';
 import { createSkillHandlers } from './rpc/skill-handlers';
 import { createCommandHandlers } from './rpc/command-handlers';
+import { createRevealHandler } from './rpc/reveal-handler';
 import { HumanServices } from './human/runner';
 import { WorkspaceManager, type OpenRequest } from './workspace/workspace-manager';
 
@@ -35,6 +36,7 @@ export async function createConsoleCore(options: CoreOptions, initial: OpenReque
     ...createLiveHandlers(context),
     ...createSkillHandlers(context, human),
     ...createCommandHandlers(context, human),
+    ...createRevealHandler(context, human),
   };
   await workspaces.open(initial);
   return {

@@ -19,6 +19,11 @@ export interface OpSpec<K extends OpKind = OpKind, I extends z.ZodType = z.ZodTy
    * both when the calling host cannot ask a person, and a commit without token or confirmation.
    */
   readonly humanOnly?: 'preview' | 'commit';
+  /**
+   * Set only on the reveal command: its output is the unmasked store text a person asked for.
+   * Every other output leaves the core with credentials masked (see the dispatcher).
+   */
+  readonly reveals?: true;
 }
 
 export const query = <I extends z.ZodType, O extends z.ZodType>(summary: string, input: I, output: O): OpSpec<'query', I, O> => ({
@@ -56,6 +61,12 @@ export const HumanCommitFields = {
 export const humanCommit = <I extends z.ZodType, O extends z.ZodType>(summary: string, input: I, output: O): OpSpec<'command', I, O> => ({
   ...command(summary, input, output),
   humanOnly: 'commit',
+});
+
+/** A command whose output is one entry's unmasked text; the core audits each call. */
+export const revealCommand = <I extends z.ZodType, O extends z.ZodType>(summary: string, input: I, output: O): OpSpec<'command', I, O> => ({
+  ...command(summary, input, output),
+  reveals: true,
 });
 
 export const subscription = <I extends z.ZodType, O extends z.ZodType>(

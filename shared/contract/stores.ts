@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NoInput, query, subscription } from './define';
+import { NoInput, query, revealCommand, subscription } from './define';
 
 /**
  * Operations of the stores area (issue 3): what every opencode-swarm store holds, read exactly
@@ -33,6 +33,42 @@ const StoreFileSummary = z.object({
   symlinkTarget: z.string().nullable(),
 });
 
+/** A store the plugin (7.162+) moved into SQLite: its JSONL renamed `<file>.imported`, a cold archive. */
+export const ImportedArchive = z.object({
+  storeKey: z.string().nullable(),
+  label: z.string(),
+  path: z.string(),
+  name: z.string(),
+  archivedAt: z.string(),
+  liveFileExists: z.boolean(),
+  /** "this project's plugin keeps <store> in swarm.db since …; the console shows the archived JSONL as of then". */
+  notice: z.string(),
+});
+export type ImportedArchive = z.infer<typeof ImportedArchive>;
+
+/** What the console could see of `.swarm/swarm.db` (read-only; never written). */
+export const SwarmDbProbe = z.object({
+  path: z.string(),
+  state: z.enum(['ok', 'busy', 'unreadable']),
+  problem: z.string().nullable(),
+  size: z.number(),
+  modifiedAt: z.string(),
+  userVersion: z.number().nullable(),
+  migrations: z.object({ table: z.string(), rows: z.number(), latest: z.string().nullable() }).nullable(),
+  /** Tables named like a store family the console reads: not read yet (their layout is not known). */
+  storeTables: z.array(z.object({ name: z.string(), rows: z.number().nullable(), storeKey: z.string() })),
+  tableCount: z.number().nullable(),
+});
+export type SwarmDbProbe = z.infer<typeof SwarmDbProbe>;
+
+/** Signs of a newer plugin that keeps stores in SQLite; `notices` are the lines to show (status bar, inspect). */
+export const PluginUpgrade = z.object({
+  swarmDb: SwarmDbProbe.nullable(),
+  archives: z.array(ImportedArchive),
+  notices: z.array(z.string()),
+});
+export type PluginUpgrade = z.infer<typeof PluginUpgrade>;
+
 export const StoreSummary = z.object({
   key: z.string(),
   label: z.string(),
@@ -51,6 +87,8 @@ export const StoreSummary = z.object({
   defects: z.number().int(),
   status: z.enum(['ok', 'missing', 'defects', 'unreadable', 'not_a_file', 'orphaned']),
   message: z.string(),
+  /** Set when the plugin imported this store into swarm.db and renamed its JSONL `<file>.imported` (read as the store it was). */
+  imported: ImportedArchive.nullable().optional(),
 });
 export type StoreSummary = z.infer<typeof StoreSummary>;
 
@@ -61,6 +99,7 @@ const StoresSummary = z.object({
   link: z.object({ linkId: z.string().nullable(), dir: z.string().nullable(), problem: z.string().nullable(), orphanedLocalFiles: z.array(z.string()) }).nullable(),
   index: z.object({ file: z.string(), rebuiltBecause: z.string().nullable() }),
   stores: z.array(StoreSummary),
+  upgrade: PluginUpgrade.optional(),
 });
 
 const DefectItem = z.object({
@@ -203,6 +242,22 @@ export const EntryDetail = z.object({
   alsoIn: z.array(z.object({ rid: z.number().int(), store: z.string(), tier: Tier, file: z.string(), line: z.number().int() })),
 });
 
+/** The entry to reveal: by index row (`rid`), or by id within one store (as the Knowledge detail pane knows it). */
+export const RevealInput = z
+  .object({ rid: z.number().int().min(1).optional(), id: z.string().min(1).max(128).optional(), store: StoreKey.optional() })
+  .strict()
+  .refine((v) => v.rid !== undefined || v.id !== undefined, 'give rid or id');
+
+/** One entry's text as on disk, credentials unmasked (the person asked; the console audited it). */
+export const RevealedEntry = z.object({
+  rid: z.number().int(),
+  id: z.string().nullable(),
+  lesson: z.string().nullable(),
+  raw: JsonObject,
+  /** The kinds of credential that were masked (e.g. `url_userinfo`), never their values. */
+  kinds: z.array(z.string()),
+});
+
 export const EventsInput = z
   .object({
     offset: Offset,
@@ -280,6 +335,11 @@ export const storeOps = {
   'stores.records': query("Any store's records, paged, sorted and filtered, with the total count.", RecordsInput, RecordsPage),
   'stores.entries': query('Knowledge entries across tiers: paged, sorted, filtered, full-text search, facet counts.', EntriesInput, EntriesPage),
   'stores.entry': query('One knowledge entry with every raw field, its file and line, normalisation notes and defects.', EntryInput, EntryDetail),
+  'stores.reveal': revealCommand(
+    "One entry's text with its credentials unmasked (everything else the console shows masks them); recorded in the audit log without the text.",
+    RevealInput,
+    RevealedEntry,
+  ),
   'stores.events': query('Events of events.jsonl, knowledge-events.jsonl and the audit logs, paged and filtered.', EventsInput, EventsPage),
   'stores.config': query('The knowledge, knowledge_application, curator and skill_improver settings in force.', NoInput, ConfigInForce),
   'stores.changes': subscription('Pushed when a store file is appended to, rewritten, removed or gains defects.', NoInput, StoreChangeEvent),

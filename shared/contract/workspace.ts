@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { command, NoInput, query, subscription } from './define';
+import { PluginUpgrade } from './stores';
 
 /** Which project and hive the console has open, and how it found them. */
 export const WorkspaceInfo = z.object({
@@ -36,6 +37,8 @@ export const WorkspaceInfo = z.object({
       storeExists: z.boolean(),
     })
     .nullable(),
+  /** A newer plugin keeps stores in `.swarm/swarm.db`: what the console found and what it says about it. */
+  upgrade: PluginUpgrade.optional(),
   host: z.enum(['electron', 'browser']),
   userDataDir: z.string(),
   recentProjects: z.array(z.object({ path: z.string(), name: z.string(), isDemo: z.boolean() })),

@@ -13,6 +13,7 @@ import { blastRadius } from './blast-radius';
 import { cleanReason, HIVE_QUARANTINE_OP, hivePaths, type HivePaths } from './hive-paths';
 import { scheduleRevertCheck } from './revert-check';
 import { previewHeader } from '../human/preview-header';
+import { refuseImportedStores } from '../stores/imported';
 
 type Preview = z.infer<typeof HiveQuarantinePreview>;
 type Result = z.infer<typeof WriteResult>;
@@ -58,6 +59,7 @@ export function selectExact(snapshot: StoreSnapshot, ids: readonly string[]): St
 
 export async function previewHiveQuarantine(services: HumanServices, caller: CallerContext, workspace: WorkspacePaths, ids: readonly string[]): Promise<Preview> {
   const hive = hivePaths(workspace.hiveDir);
+  refuseImportedStores(workspace, hive.store, hive.sidecar);
   const snapshot = readStoreSnapshot(hive.store);
   if (!snapshot.exists) throw new ConsoleError('not_found', `There is no hive store at ${hive.store}.`);
   const selected = selectExact(snapshot, ids);
@@ -117,6 +119,7 @@ const linesToBytes = (lines: readonly StoreLine[]) => Buffer.concat(lines.flatMa
 export function commitHiveQuarantine(services: HumanServices, caller: CallerContext, workspace: WorkspacePaths, input: HumanCommitInput): Promise<Result> {
   return services.commit(caller, input, HIVE_QUARANTINE_OP, async (payload, token12) => {
     const hive = hivePaths(workspace.hiveDir);
+    refuseImportedStores(workspace, hive.store, hive.sidecar);
     const reason = cleanReason(input.reason);
     const name = backupName(new Date(), token12);
     const quarantinedAt = new Date().toISOString();

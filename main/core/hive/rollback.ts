@@ -15,6 +15,7 @@ import { findBackup, type BackupInfo } from './backups';
 import { cleanReason, HIVE_ROLLBACK_OP, hivePaths, type HivePaths } from './hive-paths';
 import { previewHeader } from '../human/preview-header';
 import { liveBindings } from './quarantine';
+import { refuseImportedStores } from '../stores/imported';
 
 type Preview = z.infer<typeof RollbackPreview>;
 type Result = z.infer<typeof WriteResult>;
@@ -55,6 +56,7 @@ function planRollback(hive: HivePaths, backup: BackupInfo, live: StoreSnapshot):
 
 export async function previewHiveRollback(services: HumanServices, caller: CallerContext, workspace: WorkspacePaths, prefix: string | null): Promise<Preview> {
   const hive = hivePaths(workspace.hiveDir);
+  refuseImportedStores(workspace, hive.store, hive.sidecar);
   const backup = findBackup(hive, prefix);
   const live = readStoreSnapshot(hive.store);
   const plan = planRollback(hive, backup, live);
@@ -80,6 +82,7 @@ function rolledBack(plan: Plan, live: StoreSnapshot): Buffer {
 export function commitHiveRollback(services: HumanServices, caller: CallerContext, workspace: WorkspacePaths, input: HumanCommitInput): Promise<Result> {
   return services.commit(caller, input, HIVE_ROLLBACK_OP, async (payload, token12) => {
     const hive = hivePaths(workspace.hiveDir);
+    refuseImportedStores(workspace, hive.store, hive.sidecar);
     const reason = cleanReason(input.reason);
     const backup = findBackup(hive, (payload.bind.backup ?? '').split('-')[1] ?? '');
     const storeOf = (s: Snapshots) => s.get(hive.store) as StoreSnapshot;

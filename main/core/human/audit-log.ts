@@ -13,7 +13,7 @@ import { withStoreLock } from './write/store-lock';
  */
 const AUDIT_GENESIS = '0'.repeat(64);
 
-export type AuditEvent = 'preview' | 'confirmation' | 'commit' | 'refusal' | 'rollback' | 'warning';
+export type AuditEvent = 'preview' | 'confirmation' | 'commit' | 'refusal' | 'rollback' | 'warning' | 'reveal';
 
 export interface AuditFields {
   event: AuditEvent;

@@ -10,6 +10,7 @@ import {
   type SubscriptionName,
 } from '../../../shared/contract';
 import { NO_CALLER, type CallerContext } from '../human/confirmation';
+import { maskDeep } from '../platform/util/credentials';
 
 export type CallHandlers = { [K in CallName]: (input: ParsedInput<K>, caller: CallerContext) => Promise<Output<K>> | Output<K> };
 export type SubscriptionHandlers = {
@@ -25,6 +26,9 @@ export type Handlers = CallHandlers & SubscriptionHandlers;
  * A host binds its caller with `forCaller` (Electron: the native dialog; browser host: the
  * terminal code). Calls through the unbound dispatcher come from no person, so human-only
  * operations are refused there.
+ *
+ * Credentials in store text are masked here, once, on the way out (every result and every pushed
+ * event), so no view has to remember to; only the audited reveal command returns them.
  */
 export interface Dispatcher {
   call(name: unknown, input: unknown): Promise<Envelope<unknown>>;
@@ -90,7 +94,7 @@ export function createDispatcher(handlers: Handlers, hooks: DispatcherHooks = {}
           const issues = describeIssues(checked.error);
           throw new ConsoleError('invalid_output', `${name} produced output the contract does not allow`, issues);
         }
-        return { ok: true, value: checked.data };
+        return { ok: true, value: (contract[name] as { reveals?: true }).reveals ? checked.data : maskDeep(checked.data) };
       } catch (error) {
         return failure(error);
       }
@@ -104,7 +108,7 @@ export function createDispatcher(handlers: Handlers, hooks: DispatcherHooks = {}
         const handler = handlers[name as SubscriptionName] as (i: unknown, e: (event: unknown) => void) => () => void;
         const stop = handler(parseInput(name, input), (event) => {
           const checked = spec.output.safeParse(event);
-          if (checked.success) emit(checked.data);
+          if (checked.success) emit(maskDeep(checked.data));
           else console.error(`[contract] dropped an invalid ${name} event:`, describeIssues(checked.error));
         });
         return { ok: true, value: stop };

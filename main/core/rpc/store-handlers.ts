@@ -1,10 +1,12 @@
 import { ConsoleError } from '../../../shared/contract';
+import type { ImportedArchive, StoreSummary } from '../../../shared/contract/stores';
 import { loadSwarmConfig } from '../platform/config/load-config';
 import { getEntry, listEntries } from '../store-index/entry-queries';
 import { listEvents } from '../store-index/event-queries';
 import { StoreIndexService, swarmDirExists } from '../store-index/store-index-service';
 import { listDefects, listRecords, summariseStores } from '../store-index/store-queries';
 import type { Workspace } from '../workspace/workspace';
+import { describePluginUpgrade } from '../stores/plugin-upgrade';
 import type { CoreContext } from './context';
 import type { CallHandlers, SubscriptionHandlers } from './dispatcher';
 
@@ -24,6 +26,14 @@ async function readyIndex(ctx: CoreContext): Promise<StoreIndexService> {
   return service;
 }
 
+/** A store the plugin imported into swarm.db says so first, so its table is never empty without the reason. */
+function withArchives(stores: StoreSummary[], archives: readonly ImportedArchive[]): StoreSummary[] {
+  return stores.map((store) => {
+    const imported = archives.find((a) => a.storeKey === store.key) ?? null;
+    return imported ? { ...store, imported, message: `${imported.notice}. ${store.message}` } : { ...store, imported: null };
+  });
+}
+
 type StoreOps = 'stores.summary' | 'stores.defects' | 'stores.records' | 'stores.entries' | 'stores.entry' | 'stores.events' | 'stores.config';
 
 export function createStoreHandlers(ctx: CoreContext): Pick<CallHandlers, StoreOps> & Pick<SubscriptionHandlers, 'stores.changes'> {
@@ -32,6 +42,7 @@ export function createStoreHandlers(ctx: CoreContext): Pick<CallHandlers, StoreO
       const service = await readyIndex(ctx);
       const paths = service.workspacePaths;
       const hasSwarm = swarmDirExists(paths);
+      const upgrade = describePluginUpgrade(paths, service.storeLocations);
       return {
         project: paths.projectDir,
         hive: paths.hiveDir,
@@ -40,7 +51,8 @@ export function createStoreHandlers(ctx: CoreContext): Pick<CallHandlers, StoreO
           ? { linkId: paths.link.linkId, dir: paths.link.dir, problem: paths.link.problem, orphanedLocalFiles: service.orphanedFiles.map((f) => f.name) }
           : null,
         index: { file: service.index.file, rebuiltBecause: service.index.reason },
-        stores: summariseStores(service.db, service.storeLocations, service.orphanedFiles, hasSwarm),
+        stores: withArchives(summariseStores(service.db, service.storeLocations, service.orphanedFiles, hasSwarm), upgrade.archives),
+        upgrade,
       };
     },
     'stores.defects': async (input) => listDefects((await readyIndex(ctx)).db, input),

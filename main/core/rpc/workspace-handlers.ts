@@ -5,6 +5,8 @@ import { checkHiveFolder } from '../platform/paths/hive-folder';
 import type { WorkspaceInfo } from '../../../shared/contract/workspace';
 import type { Workspace } from '../workspace/workspace';
 import type { CoreContext } from './context';
+import { describePluginUpgrade } from '../stores/plugin-upgrade';
+import { locateStores } from '../stores/locate';
 import type { CallHandlers, SubscriptionHandlers } from './dispatcher';
 
 function describeWorkspace(ctx: CoreContext, workspace: Workspace): WorkspaceInfo {
@@ -29,6 +31,7 @@ function describeWorkspace(ctx: CoreContext, workspace: Workspace): WorkspaceInf
           storeExists: paths.link.dir !== null && fs.existsSync(paths.link.dir),
         }
       : null,
+    upgrade: describePluginUpgrade(paths, locateStores(paths)),
     host: ctx.options.host,
     userDataDir: ctx.options.userDataDir,
     recentProjects: ctx.workspaces.recentProjects(),

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { EntriesInput, EntryItem } from '../../../shared/contract/stores';
 import { LIST_COLUMNS, orderBy, source, toItem, type EntryRowOut } from './entry-queries';
 import type { IndexDb } from './open-index';
+import { maskCredentials, maskDeep } from '../platform/util/credentials';
 
 type Input = z.output<typeof EntriesInput>;
 
@@ -33,6 +34,9 @@ interface SliceClock {
  * and better-sqlite3 forbids the ingest's writes on a connection with an open cursor. It also
  * reads one consistent snapshot of the index. An in-memory index has no second connection; it
  * is read in one go.
+ *
+ * Every row leaves with its credentials masked (an export is a copy that travels): CSV cells
+ * and JSON Lines alike, before they are quoted into the file.
  */
 export function exportEntries(index: ExportIndex, query: ExportQuery, kind: 'items', clock: SliceClock): AsyncGenerator<EntryItem[]>;
 export function exportEntries(index: ExportIndex, query: ExportQuery, kind: 'raw', clock: SliceClock): AsyncGenerator<string[]>;
@@ -51,7 +55,7 @@ export async function* exportEntries(index: ExportIndex, query: ExportQuery, kin
     const rows = inMemory ? (statement.all(...where.params) as unknown[]) : (statement.iterate(...where.params) as Iterable<unknown>);
     let batch: (EntryItem | string)[] = [];
     for (const row of rows) {
-      batch.push(kind === 'items' ? toItem(row as EntryRowOut) : (row as { raw: string }).raw);
+      batch.push(kind === 'items' ? maskDeep(toItem(row as EntryRowOut)) : maskCredentials((row as { raw: string }).raw));
       // Rows cost more when their pages are not cached yet: the slice's clock, not a row count, ends a batch.
       if (batch.length >= MAX_BATCH || ((batch.length & 31) === 31 && clock.due)) {
         yield batch as EntryItem[] | string[];

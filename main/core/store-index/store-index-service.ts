@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { storeDef, patternRegex, STORES } from '../stores/catalog';
 import { discoverFiles, locateStores, matchPath, orphanedFiles, type StoreFile, type StoreLocation } from '../stores/locate';
+import { archivePathOf, importable } from '../stores/imported';
 import { readStoreFile } from '../stores/read-store-file';
 import { confinementOf } from '../stores/containment';
 import { resolveLink } from '../platform/paths/link';
@@ -229,6 +230,8 @@ export class StoreIndexService {
     if (this.paths.link.dir) dirs.set(this.paths.link.dir, 0);
     const absolutePatterns = [
       ...this.locations.map((l) => path.join(l.rootDir, ...l.def.pattern.split('/'))),
+      // The plugin's rename of an imported store (`knowledge.jsonl` → `knowledge.jsonl.imported`).
+      ...this.locations.filter(importable).map(archivePathOf),
       ...STORES.filter((s) => s.root === 'knowledge').map((s) => path.join(this.paths.swarmDir, s.pattern)),
     ];
     return [...dirs].map(([dir, depth]) => {

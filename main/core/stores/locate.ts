@@ -4,6 +4,7 @@ import type { WorkspacePaths } from '../platform/paths/workspace-paths';
 import { LINK_REDIRECTED_FILES } from '../platform/paths/link';
 import { isTempName } from '../platform/paths/temp-name';
 import { STORES, orphanKey, patternRegex, type StoreDef, type StoreTier } from './catalog';
+import { IMPORTED_SUFFIX, archivePathOf, importable } from './imported';
 
 /** Where one catalogued store lives for a given workspace. */
 export interface StoreLocation {
@@ -96,7 +97,16 @@ export function discoverFiles(location: StoreLocation): StoreFile[] {
     }
   };
   walk(location.rootDir, 0, '');
+  // A store the plugin imported into swarm.db: its renamed JSONL is read as the store it was.
+  if (found.length === 0 && importable(location) && fs.existsSync(archivePathOf(location))) found.push(location.def.pattern + IMPORTED_SUFFIX);
   return found.map((relative) => fileOf(location, relative));
+}
+
+/** The archive of an imported store, while no live file has reappeared beside it (then the live file is the store). */
+function archiveOf(location: StoreLocation, relative: string): boolean {
+  if (!importable(location) || relative !== location.def.pattern + IMPORTED_SUFFIX) return false;
+  const live = path.join(location.rootDir, ...location.def.pattern.split('/'));
+  return !fs.existsSync(live) && symlinkTarget(live) === null;
 }
 
 /** Which store a changed absolute path belongs to (for the watcher); null when none or a temp file. */
@@ -106,7 +116,7 @@ export function matchPath(locations: StoreLocation[], absPath: string): StoreFil
     const relative = path.relative(location.rootDir, absPath);
     if (relative.startsWith('..') || path.isAbsolute(relative)) continue;
     const posix = relative.split(path.sep).join('/');
-    if (location.matcher.test(posix)) return fileOf(location, posix);
+    if (location.matcher.test(posix) || archiveOf(location, posix)) return fileOf(location, posix);
   }
   return null;
 }

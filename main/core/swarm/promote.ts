@@ -15,6 +15,7 @@ import { readStoreSnapshot, sha256Hex, type StoreLine, type StoreSnapshot } from
 import { runTransaction, withAppended } from '../human/write/transaction';
 import { knowledgeFamily, str, SWARM_PROMOTE_OP } from './swarm-store';
 import { PROMOTED_DIRECTIVE_FIELDS } from '../rules/directive-fields';
+import { refuseImportedStores } from '../stores/imported';
 
 type Preview = z.infer<typeof SwarmPreview>;
 type Result = z.infer<typeof WriteResult>;
@@ -59,6 +60,7 @@ function refuseDuplicate(hive: StoreSnapshot, lesson: string): void {
 }
 
 export async function previewSwarmPromote(services: HumanServices, caller: CallerContext, paths: WorkspacePaths, id: string): Promise<Preview> {
+  refuseImportedStores(paths, knowledgeFamily(paths).knowledge, hivePaths(paths.hiveDir).store);
   const line = source(paths, id);
   const hive = hivePaths(paths.hiveDir);
   const store = readStoreSnapshot(hive.store);
@@ -87,6 +89,7 @@ export async function previewSwarmPromote(services: HumanServices, caller: Calle
 export function commitSwarmPromote(services: HumanServices, caller: CallerContext, paths: WorkspacePaths, input: HumanCommitInput): Promise<Result> {
   return services.commit(caller, input, SWARM_PROMOTE_OP, async (payload: TokenPayload, token12) => {
     const hive = hivePaths(paths.hiveDir);
+    refuseImportedStores(paths, knowledgeFamily(paths).knowledge, hive.store);
     const reason = cleanReason(input.reason);
     const id = payload.ids[0] as string;
     const newId = payload.bind.new_id as string;

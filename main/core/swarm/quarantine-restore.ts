@@ -14,6 +14,7 @@ import { backupName } from '../human/write/backup';
 import { readStoreSnapshot, withoutLines, withReplacedLines, type StoreLine, type StoreSnapshot } from '../human/write/store-snapshot';
 import { runTransaction, withAppended } from '../human/write/transaction';
 import { fileBindings, knowledgeFamily, previousStatuses, str, SWARM_QUARANTINE_OP, SWARM_RESTORE_OP, type KnowledgeFamily } from './swarm-store';
+import { refuseImportedStores } from '../stores/imported';
 
 type Preview = z.infer<typeof SwarmPreview>;
 type Result = z.infer<typeof WriteResult>;
@@ -48,6 +49,7 @@ function result(services: HumanServices, token12: string, backup: string, ids: s
 
 export async function previewSwarmQuarantine(services: HumanServices, caller: CallerContext, paths: WorkspacePaths, ids: readonly string[]): Promise<Preview> {
   const family = knowledgeFamily(paths);
+  refuseImportedStores(paths, family.knowledge, family.quarantined, family.rejected);
   const knowledge = readStoreSnapshot(family.knowledge);
   const selected = selectExact(knowledge, ids);
   const minted = await services.preview(caller, {
@@ -76,6 +78,7 @@ export async function previewSwarmQuarantine(services: HumanServices, caller: Ca
 export function commitSwarmQuarantine(services: HumanServices, caller: CallerContext, paths: WorkspacePaths, input: HumanCommitInput): Promise<Result> {
   return services.commit(caller, input, SWARM_QUARANTINE_OP, async (payload, token12) => {
     const family = knowledgeFamily(paths);
+    refuseImportedStores(paths, family.knowledge, family.quarantined, family.rejected);
     const reason = cleanReason(input.reason);
     const at = new Date().toISOString();
     const name = backupName(new Date(), token12);
@@ -169,6 +172,7 @@ const restoreBindings = (plan: RestorePlan, rejected: StoreSnapshot, quarantine:
 export async function previewSwarmRestore(services: HumanServices, caller: CallerContext, paths: WorkspacePaths, ids: readonly string[]): Promise<Preview> {
   if (new Set(ids).size !== ids.length) throw new ConsoleError('invalid_input', 'Each id may be selected once.');
   const family = knowledgeFamily(paths);
+  refuseImportedStores(paths, family.knowledge, family.quarantined, family.rejected);
   const knowledge = readStoreSnapshot(family.knowledge);
   const quarantine = readStoreSnapshot(family.quarantined);
   const plan = planRestore(family, knowledge, quarantine, ids);
@@ -203,6 +207,7 @@ export async function previewSwarmRestore(services: HumanServices, caller: Calle
 export function commitSwarmRestore(services: HumanServices, caller: CallerContext, paths: WorkspacePaths, input: HumanCommitInput): Promise<Result> {
   return services.commit(caller, input, SWARM_RESTORE_OP, async (payload, token12) => {
     const family = knowledgeFamily(paths);
+    refuseImportedStores(paths, family.knowledge, family.quarantined, family.rejected);
     const reason = cleanReason(input.reason);
     const at = new Date().toISOString();
     const snapshots = (s: ReadonlyMap<string, StoreSnapshot>) => ({ knowledge: s.get(family.knowledge) as StoreSnapshot, quarantine: s.get(family.quarantined) as StoreSnapshot, rejected: s.get(family.rejected) as StoreSnapshot });

@@ -1,6 +1,7 @@
 import { Show } from 'solid-js';
 import { useWorkspace } from '../state/workspace';
 import { HiveCheckNote, OrphanedLocalNote } from './WorkspaceNotes';
+import { PluginUpgradeNote } from './PluginUpgradeNote';
 
 export function StatusBar() {
   const workspace = useWorkspace();
@@ -13,6 +14,7 @@ export function StatusBar() {
               <b>Project</b> <span data-testid="status-project">{info().project.path}</span>
               {info().project.isDemo ? ' (demo)' : ''}
               {info().project.swarmDirExists ? '' : ' — no .swarm/ folder'}
+              <PluginUpgradeNote info={info()} />
             </span>
             <span title={`Hive data folder (${info().hive.source})`}>
               <b>Hive</b> <span data-testid="status-hive">{info().hive.path}</span>

@@ -7,6 +7,7 @@ import { Badge, PriorityBadge, StatusBadge } from '../../components/Badge';
 import { MaturityPanel } from '../../components/MaturityPanel';
 import { CountersTable, FieldList, Receipts, Timeline } from './detail-sections';
 import { expiryText, fixed, signed, when } from '../../state/format';
+import { RevealCredentials } from './RevealCredentials';
 
 export interface DetailTarget {
   id: string;
@@ -58,6 +59,7 @@ export function DetailPane(props: { target: DetailTarget; onOpen: (target: Detai
                 <p class="lesson-text" data-testid="detail-lesson">
                   {String(d().value.lesson ?? '')}
                 </p>
+                <RevealCredentials id={d().id} store={d().storeKey} masked={d().text} />
                 <p class="badges">
                   <StatusBadge status={String(d().value.status ?? (d().collection === 'rejected' ? 'rejected' : 'unknown'))} /> <Badge>{d().tier}</Badge> <Badge tone="muted">{d().collection}</Badge>{' '}
                   <Show when={d().collection !== 'rejected'}>

@@ -11,6 +11,7 @@ import { useRouter } from '../../state/router-context';
 import { useWorkspace } from '../../state/workspace';
 import { DEFAULT_HIDDEN, KNOWLEDGE_COLUMNS } from './columns';
 import { DefectBanners } from './DefectBanners';
+import { SwarmDbNotes } from './SwarmDbNotes';
 import { DetailPane, type DetailTarget } from './DetailPane';
 import { downloadText } from './download';
 import { FacetPanel } from './FacetPanel';
@@ -153,6 +154,7 @@ export function KnowledgeView(): JSX.Element {
   return (
     <div class="knowledge-view">
       <DefectBanners />
+      <SwarmDbNotes />
       <div class="toolbar">
         <input
           ref={search}
