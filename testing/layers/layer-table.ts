@@ -83,8 +83,8 @@ export const LAYERS: readonly Layer[] = [
   {
     name: 'main/hosts',
     paths: ['main/hosts/'],
-    mayImport: ['core/rpc', 'core/console-core', 'core/human', SHARED],
-    why: 'IPC and loopback HTTP hosts of the dispatcher; human/ gives the confirmation ports they implement',
+    mayImport: ['core/rpc', 'core/console-core', 'core/human', PLATFORM, SHARED],
+    why: 'IPC and loopback HTTP hosts of the dispatcher; human/ gives the confirmation ports they implement; platform/util escapes terminal text',
   },
 
   // ── the headless core ──

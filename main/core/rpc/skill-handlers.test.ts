@@ -142,7 +142,7 @@ describe('review.dismiss: clearing the queue items that have no store-writing de
     const file = filesUnder(path.join(demo.root, 'ud', 'review'))[0]!;
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     expect(JSON.parse(fs.readFileSync(file, 'utf8').trim())).toMatchObject({ v: 1, key: rejected.key, reason: 'validation was right: the lesson named no scope' });
-    const audit = fs.readFileSync(filesUnder(path.join(demo.root, 'ud')).find((f) => /audit[^/]*$/.test(f))!, 'utf8');
+    const audit = fs.readFileSync(filesUnder(path.join(demo.root, 'ud')).find((f) => f.endsWith(`${path.sep}audit.jsonl`))!, 'utf8');
     expect(audit).toContain('"op":"review.dismiss"');
 
     // The plugin rewrites the rejected entry: the person reviewed something else, so it is back.

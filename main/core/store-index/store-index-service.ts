@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { storeDef, patternRegex, STORES } from '../stores/catalog';
-import { discoverFiles, locateStores, matchPath, orphanedFiles, type StoreFile, type StoreLocation } from '../stores/locate';
+import { discoverFiles, locateStores, matchPath, orphanedFiles, type StoreFile } from '../stores/locate';
+import type { StoreLocation } from '../stores/store-location';
 import { archivePathOf, importable } from '../stores/imported';
 import { readStoreFile } from '../stores/read-store-file';
 import { confinementOf } from '../stores/containment';

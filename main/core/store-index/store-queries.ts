@@ -2,7 +2,8 @@ import path from 'node:path';
 import type { z } from 'zod';
 import type { DefectsInput, DefectsPage, RecordsInput, RecordsPage, StoreSummary } from '../../../shared/contract/stores';
 import { storeDef, type StoreDef, type StoreTable } from '../stores/catalog';
-import type { StoreFile, StoreLocation } from '../stores/locate';
+import type { StoreFile } from '../stores/locate';
+import type { StoreLocation } from '../stores/store-location';
 import type { IndexDb } from './open-index';
 import { Where, containsPattern, orderedByRids, parseJsonObject } from './sql';
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { WorkspacePaths } from '../platform/paths/workspace-paths';
 import { isTempName } from '../platform/paths/temp-name';
-import type { StoreLocation } from './locate';
+import type { StoreLocation } from './store-location';
 import { ConsoleError } from '../../../shared/contract';
 
 /**

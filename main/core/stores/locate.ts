@@ -5,18 +5,9 @@ import { LINK_REDIRECTED_FILES } from '../platform/paths/link';
 import { isTempName } from '../platform/paths/temp-name';
 import { STORES, orphanKey, patternRegex, type StoreDef, type StoreTier } from './catalog';
 import { IMPORTED_SUFFIX, archivePathOf, importable } from './imported';
+import type { StoreLocation } from './store-location';
 
 /** Where one catalogued store lives for a given workspace. */
-export interface StoreLocation {
-  def: StoreDef;
-  tier: StoreTier;
-  rootDir: string;
-  /** Prefix of root-relative names for display and `inspect --json` (`.swarm/`, `links/<id>/`, ``). */
-  displayPrefix: string;
-  /** Matches root-relative paths (with `/`) of this store's files. */
-  matcher: RegExp;
-}
-
 /** One file found on disk for a store. */
 export interface StoreFile {
   storeKey: string;

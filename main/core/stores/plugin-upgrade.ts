@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { PluginUpgrade } from '../../../shared/contract/stores';
 import type { WorkspacePaths } from '../platform/paths/workspace-paths';
 import { findImportedArchives } from './imported';
-import type { StoreLocation } from './locate';
+import type { StoreLocation } from './store-location';
 import { probeSwarmDb, type SwarmDbProbe } from './swarm-db';
 
 /**

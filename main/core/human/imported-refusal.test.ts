@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createConsoleCore, type ConsoleCore } from '../console-core';
-import type { CallerContext } from '../human/confirmation';
+import type { CallerContext } from './confirmation';
 import { FakeConfirmation } from '../../../testing/human/fake-confirmation';
 import { hiveLine } from '../../../testing/human/hive-fixture';
 import { lines, swarmEntryV1 } from '../../../testing/stores/sample-records';
