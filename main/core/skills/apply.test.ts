@@ -55,6 +55,21 @@ describe('skill_apply engine (docs/plugin-formats.md#skill-apply)', () => {
     expect(fs.readdirSync(f.swarm).filter((n) => n.includes('.tmp'))).toEqual([]);
   });
 
+  it('stamps a source entry on a final line without its newline and ends the file with one, as the plugin does', async () => {
+    const f = fixture(cleanups);
+    f.write(PROPOSAL, generatedSkill('scope', { ids: ['k1'] }));
+    fs.writeFileSync(f.knowledge, `${entryLine('k0')}\n${entryLine('k1', { x_keep: true })}`);
+    const result = await applyProposal(f.stores, { slug: 'scope', force: false, evaluate: false }, { now: NOW, backup: backupIn(f) });
+    expect(result).toMatchObject({ activated: true, stamped: true, stampNote: null, notFound: [], proposalKept: false });
+    expect(result.stores.find((s) => s.tier === 'swarm')).toMatchObject({ stampedIds: ['k1'], lines: 1, note: null });
+    const text = fs.readFileSync(f.knowledge, 'utf8');
+    expect(text.endsWith('\n')).toBe(true);
+    const lines = text.split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toBe(entryLine('k0'));
+    expect(JSON.parse(lines[1] as string)).toMatchObject({ id: 'k1', x_keep: true, generated_skill_slug: 'scope', updated_at: NOW.toISOString() });
+  });
+
   it('stamps the link store instead of .swarm when the project is linked', async () => {
     const f = withDraft();
     const linkDir = path.join(f.hive, 'links', 'abc');

@@ -61,6 +61,24 @@ describe('skill decisions as human-only commands (preview → token → confirma
     expect(again).toMatchObject({ ok: false, error: { code: 'forbidden' } });
   });
 
+  it('stamps a source entry on the final line without its newline, ends the file with one and says so truthfully', async () => {
+    const { core, demo, caller } = await open();
+    const knowledge = demo.swarm('knowledge.jsonl');
+    const lines = fs.readFileSync(knowledge, 'utf8').split('\n').filter((l) => l !== '');
+    const source = lines.findIndex((l) => JSON.parse(l).id === ID.secretsRemediated);
+    const moved = [...lines.slice(0, source), ...lines.slice(source + 1), lines[source] as string];
+    fs.writeFileSync(knowledge, moved.join('\n'));
+    const preview = await ok(core, caller, 'skills.apply.preview', { slug: 'secret-hygiene' });
+    const result = await ok(core, caller, 'skills.apply.commit', { token: preview.token, reason: 'last line', confirmation: {} });
+    expect(result).toMatchObject({ state: 'committed', activated: true, stamped: true, verified: true, notFound: [], stampNote: null });
+    expect(result.stores[0].stampedIds).toEqual(expect.arrayContaining([ID.secretsRemediated, ID.skillFastTrack]));
+    const after = fs.readFileSync(knowledge, 'utf8');
+    expect(after.endsWith('\n')).toBe(true);
+    const last = after.split('\n').at(-2) as string;
+    expect(JSON.parse(last)).toMatchObject({ id: ID.secretsRemediated, generated_skill_slug: 'secret-hygiene' });
+    expect(after.split('\n').slice(0, -2)).toEqual(moved.slice(0, -1).map((l) => (JSON.parse(l).id === ID.skillFastTrack ? expect.stringContaining('"generated_skill_slug":"secret-hygiene"') : l)));
+  });
+
   it('over a hand-edited skill: refused without force (nothing written); with force the confirmation says FORCE', async () => {
     const { core, demo, person, caller } = await open();
     const hand = fs.readFileSync(project(demo, '.opencode/skills/generated/pan-masking/SKILL.md'), 'utf8');

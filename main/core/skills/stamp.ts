@@ -28,11 +28,48 @@ const idOf = (line: string): string | null => {
   }
 };
 
+const parses = (line: string): boolean => {
+  try {
+    JSON.parse(line);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Non-blank lines that do not parse. The plugin's rewrite rebuilds the file from parsed entries
+ * and so drops them (docs/plugin-formats.md#jsonl-format); the console keeps them byte for byte,
+ * and the apply preview says how many.
+ */
+export function unparseableLines(bytes: Buffer): number {
+  return bytes
+    .toString('utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '' && !parses(line)).length;
+}
+
+/** Whether any parseable line of the store carries one of the ids (the plugin rewrites only such a store). */
+export function holdsAnyId(bytes: Buffer, ids: readonly string[]): boolean {
+  const wanted = new Set(ids);
+  return bytes
+    .toString('utf8')
+    .split('\n')
+    .some((line) => {
+      const id = line.trim() ? idOf(line) : null;
+      return id !== null && wanted.has(id);
+    });
+}
+
 /**
  * The store's bytes with `generated_skill_slug`, `generated_skill_path` and `updated_at` set on
  * every line whose id is listed, as the plugin's stampSourceEntries does. Every other line,
- * including unparseable ones, stays byte for byte; the line terminators are kept. Pure: the
- * write itself goes through the human-only write protocol, under the store's lock.
+ * including unparseable ones, stays byte for byte; the line terminators are kept. A final line
+ * without its `\n` is stamped too: the plugin reads it (its readers skip only what does not
+ * parse) and stamps it, and every rewrite ends the file with `\n`
+ * (docs/plugin-formats.md#jsonl-format, #second-process-writes rule 6). Under the store's lock
+ * no plugin append is in flight, so such a line is complete. Pure: the write itself goes
+ * through the human-only write protocol, under the store's lock.
  */
 export function stampBytes(bytes: Buffer, ids: readonly string[], slug: string, skillPath: string, now: Date): { bytes: Buffer; stampedIds: string[]; lines: number } {
   const wanted = new Set(ids);
@@ -43,8 +80,6 @@ export function stampBytes(bytes: Buffer, ids: readonly string[], slug: string, 
     const line = parts[i] as string;
     const id = line.trim() ? idOf(line) : null;
     if (id === null || !wanted.has(id)) continue;
-    // A final line without its newline may still be being appended; leave it alone.
-    if (i === parts.length - 1) continue;
     const entry = JSON.parse(line) as Record<string, unknown>;
     entry.generated_skill_slug = slug;
     entry.generated_skill_path = skillPath;
@@ -53,7 +88,10 @@ export function stampBytes(bytes: Buffer, ids: readonly string[], slug: string, 
     stamped.add(id);
     lines++;
   }
-  return { bytes: lines === 0 ? bytes : Buffer.from(parts.join(''), 'utf8'), stampedIds: [...stamped], lines };
+  if (lines === 0) return { bytes, stampedIds: [], lines: 0 };
+  // A rewrite ends with a newline, as the plugin's does; the last line's bytes stay as they were.
+  if ((parts[parts.length - 1] as string) !== '') parts.push('\n');
+  return { bytes: Buffer.from(parts.join(''), 'utf8'), stampedIds: [...stamped], lines };
 }
 
 export function stampTargets(paths: { swarmDir: string; knowledgeDir: string; hiveDir: string }): StampTarget[] {

@@ -10,7 +10,9 @@ const split = (text: string) => text.split(/\r?\n/);
  * Reads back what an apply wrote against the backup taken just before: the SKILL.md is the
  * flipped draft; in each stamped store every line is the same bytes except stamped ones, which
  * differ only by the three stamp fields. Another writer appending meanwhile is tolerated (lines
- * after the backup's last one are not compared).
+ * after the backup's last one are not compared). A final line that had no newline is compared
+ * too. And no store may still hold a source id unstamped: a result must never report an id as
+ * "in no store" (or a store as done) while a line carrying it was left alone.
  */
 export function verifyApply(backupDir: string, files: Record<string, string>, result: ApplyResult, slug: string): { ok: boolean; problems: string[] } {
   const problems: string[] = [];
@@ -33,7 +35,18 @@ export function verifyApply(backupDir: string, files: Record<string, string>, re
     if (draft === null || live(files['SKILL.md'] as string) !== flipStatus(draft)) problems.push('SKILL.md does not read back as the activated draft');
   }
   if (!result.proposalKept && fs.existsSync(files['proposal.md'] as string)) problems.push('the proposal is still there');
+  const sourceIds = new Set([...result.stores.flatMap((s) => s.stampedIds), ...result.notFound]);
   for (const store of result.stores) {
+    const now = live(store.file);
+    split(now ?? '').forEach((line, i) => {
+      let value: Record<string, unknown> | null = null;
+      try {
+        value = line.trim() ? JSON.parse(line) : null;
+      } catch {
+        value = null;
+      }
+      if (value && typeof value.id === 'string' && sourceIds.has(value.id) && value.generated_skill_slug !== slug) problems.push(`${path.basename(store.file)} line ${i + 1} holds the source id ${value.id} but was not stamped`);
+    });
     if (store.lines === 0) continue;
     const name = path.basename(store.file) === 'shared-learnings.jsonl' ? 'shared-learnings.jsonl' : 'knowledge.jsonl';
     const before = backed(name);
@@ -45,7 +58,9 @@ export function verifyApply(backupDir: string, files: Record<string, string>, re
     const a = split(before);
     const b = split(after);
     const stampedIds = new Set(store.stampedIds);
-    for (let i = 0; i < a.length - 1; i++) {
+    for (let i = 0; i < a.length; i++) {
+      // The empty tail after a final newline; a final line without one is compared like any other.
+      if (i === a.length - 1 && a[i] === '') continue;
       if (a[i] === b[i]) continue;
       let ok = false;
       try {
