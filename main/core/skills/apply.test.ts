@@ -70,6 +70,16 @@ describe('skill_apply engine (docs/plugin-formats.md#skill-apply)', () => {
     expect(JSON.parse(lines[1] as string)).toMatchObject({ id: 'k1', x_keep: true, generated_skill_slug: 'scope', updated_at: NOW.toISOString() });
   });
 
+  it('stamps only the source_knowledge_ids ids when generated_from_knowledge lists more (the plugin parser starts that list afresh)', async () => {
+    const f = withDraft();
+    const draft = generatedSkill('scope', { ids: ['k1'] }).replace('generated_from_knowledge:\n  - k1', 'generated_from_knowledge:\n  - k1\n  - k2');
+    f.write(PROPOSAL, draft);
+    expect(planApply(f.stores, { slug: 'scope', force: false, evaluate: false }).sourceIds).toEqual(['k1']);
+    const result = await applyProposal(f.stores, { slug: 'scope', force: false, evaluate: false }, { now: NOW, backup: backupIn(f) });
+    expect(result.stores.map((s) => `${s.tier}:${s.stampedIds.join(',')}`)).toEqual(['swarm:k1', 'hive:']);
+    expect(fs.readFileSync(f.knowledge, 'utf8').split('\n')[4]).toBe(f.swarmBefore[4]);
+  });
+
   it('stamps the link store instead of .swarm when the project is linked', async () => {
     const f = withDraft();
     const linkDir = path.join(f.hive, 'links', 'abc');

@@ -11,6 +11,7 @@ import type { WrittenBackup } from '../human/write/backup';
 import { DEFAULT_LOCK_WAIT_MS } from '../human/write/store-lock';
 import type { StoreSnapshot } from '../human/write/store-snapshot';
 import { runTransaction, type BackupPlace, type Snapshots } from '../human/write/transaction';
+import { draftSourceIds } from './draft-source-ids';
 import { stampBytes, stampTargets, type StampOutcome } from './stamp';
 
 /** Where the stores of the open workspace live (link-aware), as `WorkspacePaths` has them. */
@@ -73,19 +74,6 @@ export interface ApplyResult {
 }
 
 const rel = (projectDir: string, file: string) => path.relative(projectDir, file).split(path.sep).join('/');
-
-/** Source ids exactly as the plugin reads them: `source_knowledge_ids`, then the legacy `generated_from_knowledge`. */
-export function draftSourceIds(content: string): string[] {
-  const { frontmatter } = parseFrontmatter(content);
-  if (!frontmatter) return [];
-  const ids: string[] = [];
-  for (const key of ['source_knowledge_ids', 'generated_from_knowledge']) {
-    const list = frontmatter[key];
-    if (!Array.isArray(list)) continue;
-    for (const item of list) if (typeof item === 'string' && /^\S{1,64}$/.test(item) && !ids.includes(item)) ids.push(item);
-  }
-  return ids;
-}
 
 export const isMotifProposal = (content: string): boolean => {
   const fm = parseFrontmatter(content).frontmatter ?? {};
