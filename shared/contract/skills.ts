@@ -123,6 +123,11 @@ const ApplyPlan = z.object({
   incumbent: z.enum(['none', 'generated', 'hand_edited']),
   motif: z.boolean(),
   sourceIds: z.array(z.string()),
+  /**
+   * Stores the stamp rewrites that hold unparseable lines. The console keeps them byte for byte; the
+   * plugin's own rewrite would drop them (README, deliberate differences). `note` is the sentence shown.
+   */
+  keptUnparseable: z.array(z.object({ tier: z.string(), file: z.string(), lines: z.number().int(), note: z.string() })),
   evaluation: EvalPreview.nullable(),
 });
 type ApplyPlan = z.infer<typeof ApplyPlan>;

@@ -12,7 +12,7 @@ import { DEFAULT_LOCK_WAIT_MS } from '../human/write/store-lock';
 import type { StoreSnapshot } from '../human/write/store-snapshot';
 import { runTransaction, type BackupPlace, type Snapshots } from '../human/write/transaction';
 import { draftSourceIds } from './draft-source-ids';
-import { stampBytes, stampTargets, type StampOutcome } from './stamp';
+import { holdsAnyId, stampBytes, stampTargets, unparseableLines, type StampOutcome } from './stamp';
 
 /** Where the stores of the open workspace live (link-aware), as `WorkspacePaths` has them. */
 export interface SkillStorePaths {
@@ -47,12 +47,21 @@ export interface ApplyPlan {
   motif: boolean;
   /** Ids the plugin would stamp, from the draft's frontmatter. */
   sourceIds: string[];
+  /** Stores the stamp would rewrite that hold unparseable lines: kept byte for byte, where the plugin's rewrite drops them. */
+  keptUnparseable: KeptUnparseable[];
   evaluation: EvalOutcome | null;
   /** The ledger record that would refuse this content, if any. */
   rejectedBy: Record<string, unknown> | null;
   /** Hashes of what was read, so a commit can tell that nothing changed since the preview. */
   proposalHash: string | null;
   incumbentHash: string | null;
+}
+
+export interface KeptUnparseable {
+  tier: StampOutcome['tier'];
+  /** Project-relative path of the store. */
+  file: string;
+  lines: number;
 }
 
 export interface ApplyResult {
@@ -91,8 +100,25 @@ const readIfFile = (file: string): string | undefined => {
   }
 };
 
+/** Unparseable lines in the stores the stamp would rewrite (those holding a source id), read without a lock for the preview. */
+function keptUnparseable(stores: SkillStorePaths, ids: readonly string[]): KeptUnparseable[] {
+  if (ids.length === 0) return [];
+  const out: KeptUnparseable[] = [];
+  for (const target of stampTargets(stores)) {
+    let bytes: Buffer;
+    try {
+      bytes = fs.readFileSync(target.file);
+    } catch {
+      continue;
+    }
+    const lines = holdsAnyId(bytes, ids) ? unparseableLines(bytes) : 0;
+    if (lines > 0) out.push({ tier: target.tier, file: rel(stores.projectDir, target.file), lines });
+  }
+  return out;
+}
+
 function emptyPlan(request: ApplyRequest, refusal: ApplyRefusal): ApplyPlan {
-  return { request, refusal, proposalPath: null, activePath: null, incumbent: 'none', motif: false, sourceIds: [], evaluation: null, rejectedBy: null, proposalHash: null, incumbentHash: null };
+  return { request, refusal, proposalPath: null, activePath: null, incumbent: 'none', motif: false, sourceIds: [], keptUnparseable: [], evaluation: null, rejectedBy: null, proposalHash: null, incumbentHash: null };
 }
 
 /**
@@ -117,7 +143,8 @@ export function planApply(stores: SkillStorePaths, request: ApplyRequest): Apply
 
   const proposal = readIfFile(p.proposal);
   if (proposal === undefined) return { ...withIncumbent, refusal: { step: 'proposal', reason: `proposal not found or already activated: ${rel(projectDir, p.proposal)}` } };
-  const plan: ApplyPlan = { ...withIncumbent, motif: isMotifProposal(proposal), sourceIds: draftSourceIds(proposal), proposalHash: sha256(proposal) };
+  const sourceIds = draftSourceIds(proposal);
+  const plan: ApplyPlan = { ...withIncumbent, motif: isMotifProposal(proposal), sourceIds, keptUnparseable: keptUnparseable(stores, sourceIds), proposalHash: sha256(proposal) };
   const rejectedBy = matchingRejection(readRejectedEdits(p.rejectedEdits), slugCheck.slug, proposal);
   if (rejectedBy) return { ...plan, rejectedBy, refusal: { step: 'rejected', reason: 'previously rejected equivalent content' } };
   if (!request.evaluate) return plan;

@@ -79,6 +79,19 @@ describe('skill decisions as human-only commands (preview → token → confirma
     expect(after.split('\n').slice(0, -2)).toEqual(moved.slice(0, -1).map((l) => (JSON.parse(l).id === ID.skillFastTrack ? expect.stringContaining('"generated_skill_slug":"secret-hygiene"') : l)));
   });
 
+  it('the preview says how many unparseable lines the stamp keeps where the plugin would drop them, and the commit keeps them', async () => {
+    const { core, demo, caller } = await open();
+    const knowledge = demo.swarm('knowledge.jsonl');
+    const clean = await ok(core, caller, 'skills.apply.preview', { slug: 'secret-hygiene' });
+    expect(clean.plan.keptUnparseable).toEqual([]);
+    fs.appendFileSync(knowledge, '{"id": "half-writ\nnot json either\n');
+    const preview = await ok(core, caller, 'skills.apply.preview', { slug: 'secret-hygiene' });
+    expect(preview.plan.keptUnparseable).toEqual([{ tier: 'swarm', file: '.swarm/knowledge.jsonl', lines: 2, note: '2 unparseable lines are kept as they are in .swarm/knowledge.jsonl; the plugin would drop them' }]);
+    const result = await ok(core, caller, 'skills.apply.commit', { token: preview.token, reason: 'keep them', confirmation: {} });
+    expect(result).toMatchObject({ state: 'committed', stamped: true, verified: true });
+    expect(fs.readFileSync(knowledge, 'utf8').endsWith('{"id": "half-writ\nnot json either\n')).toBe(true);
+  });
+
   it('over a hand-edited skill: refused without force (nothing written); with force the confirmation says FORCE', async () => {
     const { core, demo, person, caller } = await open();
     const hand = fs.readFileSync(project(demo, '.opencode/skills/generated/pan-masking/SKILL.md'), 'utf8');

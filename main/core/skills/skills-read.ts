@@ -167,6 +167,7 @@ export function toPlanView(plan: ApplyPlan) {
     incumbent: plan.incumbent,
     motif: plan.motif,
     sourceIds: plan.sourceIds,
+    keptUnparseable: plan.keptUnparseable.map((k) => ({ ...k, note: k.lines === 1 ? `1 unparseable line is kept as it is in ${k.file}; the plugin would drop it` : `${k.lines} unparseable lines are kept as they are in ${k.file}; the plugin would drop them` })),
     evaluation: plan.evaluation,
   };
 }

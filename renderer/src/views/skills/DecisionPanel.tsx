@@ -1,4 +1,4 @@
-import { createEffect, createSignal, Show, type JSX } from 'solid-js';
+import { createEffect, createSignal, For, Show, type JSX } from 'solid-js';
 import type { SkillItem } from '../../../../shared/contract/skills';
 import { useApi } from '../../api/port';
 import { createQuery } from '../../state/query';
@@ -108,6 +108,11 @@ export function DecisionPanel(props: { item: Pick<SkillItem, 'slug' | 'kind'>; s
                   skill_apply would refuse at “{refusal().step}”: {refusal().reason}.{refusal().step === 'eval' ? ' Committing appends a rejected-edit record, as the plugin does.' : ' Committing writes nothing.'}
                 </p>
               )}
+            </Show>
+            <Show when={p().plan.keptUnparseable.length}>
+              <ul class="muted" data-testid="apply-kept-unparseable">
+                <For each={p().plan.keptUnparseable}>{(k) => <li>{k.note}.</li>}</For>
+              </ul>
             </Show>
             <Show when={p().plan.evaluation}>{(e) => <EvalTable preview={e()} />}</Show>
             <p class="muted mono">
