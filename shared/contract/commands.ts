@@ -153,9 +153,9 @@ export const commandOps = {
   'hive.rollback.commit': humanCommit('Restores the exact original lines of a hive quarantine.', HiveQuarantineCommitInput, WriteResult),
 } as const;
 
-/** Swarm and link tier (issue 11, section 5): quarantine, restore and promote-to-hive of a project's entries. */
+/** Swarm and link tier (issue 11, section 5): quarantine, archive, restore and promote-to-hive of a project's entries. */
 export const SwarmPreview = HumanPreviewBase.extend({
-  action: z.enum(['quarantine', 'restore', 'promote']),
+  action: z.enum(['quarantine', 'restore', 'promote', 'archive']),
   /** swarm: `<project>/.swarm` under `.swarm.lock`; link: `<dataDir>/links/<id>` under `links/<id>.lock`. */
   tier: z.enum(['swarm', 'link', 'hive']),
   linkId: z.string().nullable(),
@@ -181,6 +181,8 @@ const SwarmIds = z.object({ ids: z.array(EntryId).min(1).max(100) }).strict();
 export const swarmCommandOps = {
   'swarm.quarantine.preview': humanPreview("What quarantining these exact ids of the project's knowledge would do.", SwarmIds, SwarmPreview),
   'swarm.quarantine.commit': humanCommit('Moves the previewed entries to knowledge-quarantined.jsonl, as /swarm knowledge quarantine does.', HiveQuarantineCommitInput, WriteResult),
+  'swarm.archive.preview': humanPreview("What archiving these exact ids of the project's knowledge would do (status archived in place, the plugin's archived event).", SwarmIds, SwarmPreview),
+  'swarm.archive.commit': humanCommit("Archives the previewed entries as the plugin's knowledge_archive (mode archive) does; Restore sets their previous status back.", HiveQuarantineCommitInput, WriteResult),
   'swarm.restore.preview': humanPreview('What restoring these quarantined or archived entries would do.', SwarmIds, SwarmPreview),
   'swarm.restore.commit': humanCommit('Restores the previewed entries to their prior status.', HiveQuarantineCommitInput, WriteResult),
   'swarm.promote.preview': humanPreview('What promoting this swarm entry to the hive would write.', z.object({ id: EntryId }).strict(), SwarmPreview),

@@ -221,7 +221,7 @@ export const QueueItem = z.object({
   /** Which decisions exist for it today (the rest are shown, not offered). */
   actions: z.array(z.enum(['approve', 'reject'])),
   /** For a knowledge item, the human-only command `a` opens (issue 11's quarantine / promote), or null. */
-  command: z.object({ preview: z.enum(['swarm.promote.preview', 'swarm.quarantine.preview', 'hive.quarantine.preview']), label: z.string(), id: z.string() }).nullable(),
+  command: z.object({ preview: z.enum(['swarm.promote.preview', 'swarm.quarantine.preview', 'swarm.archive.preview', 'hive.quarantine.preview']), label: z.string(), id: z.string() }).nullable(),
 });
 export type QueueItem = z.infer<typeof QueueItem>;
 const ReviewQueue = z.object({

@@ -116,6 +116,7 @@ export const HUMAN_COMMANDS: HumanCommandCase[] = [
   },
   { op: 'swarm.quarantine.commit', prepare: previewOf('swarm.quarantine', { ids: ['swarm-1'] }) },
   { op: 'swarm.restore.commit', prepare: previewOf('swarm.restore', { ids: ['swarm-4'] }) },
+  { op: 'swarm.archive.commit', prepare: previewOf('swarm.archive', { ids: ['swarm-3'] }) },
   { op: 'swarm.promote.commit', prepare: previewOf('swarm.promote', { id: 'swarm-2' }) },
   { op: 'skills.apply.commit', prepare: previewOf('skills.apply', { slug: 'scope', evaluate: false }) },
   { op: 'skills.reject.commit', prepare: previewOf('skills.reject', { slug: 'scope' }) },

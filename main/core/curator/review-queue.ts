@@ -15,8 +15,11 @@ type Command = QueueItem['command'];
 export function commandFor(action: string, entryId: string | null, tier: string | null, collection: string | null): Command {
   if (!entryId || !tier || collection !== 'active') return null;
   if (action === 'promote' && tier !== 'hive') return { preview: 'swarm.promote.preview', label: 'Promote to the hive', id: entryId };
-  if (action === 'archive' || action === 'flag_contradiction') {
-    const label = action === 'archive' ? 'Quarantine (the console has no archive command)' : 'Quarantine the contradicted entry';
+  // Archive means archive (status archived, restorable), never the far stronger quarantine. The
+  // console archives project entries only: a hive entry's archive recommendation can be dismissed.
+  if (action === 'archive') return tier === 'hive' ? null : { preview: 'swarm.archive.preview', label: 'Archive (status archived; Restore brings it back)', id: entryId };
+  if (action === 'flag_contradiction') {
+    const label = 'Quarantine the contradicted entry';
     return tier === 'hive' ? { preview: 'hive.quarantine.preview', label, id: entryId } : { preview: 'swarm.quarantine.preview', label, id: entryId };
   }
   return null;

@@ -47,6 +47,7 @@ describe('human-only writes to a store the plugin imported into swarm.db', () =>
     for (const [op, input] of [
       ['swarm.quarantine.preview', { ids: ['s1'] }],
       ['swarm.restore.preview', { ids: ['s1'] }],
+      ['swarm.archive.preview', { ids: ['s1'] }],
       ['swarm.promote.preview', { id: 's1' }],
     ] as const) {
       const result = await call(core, op, input);

@@ -7,7 +7,8 @@ import { commitHiveRollback, previewHiveRollback } from '../hive/rollback';
 import { hiveQuarantineStatus } from '../hive/backups';
 import { commitSwarmQuarantine, commitSwarmRestore, previewSwarmQuarantine, previewSwarmRestore } from '../swarm/quarantine-restore';
 import { commitSwarmPromote, previewSwarmPromote } from '../swarm/promote';
-import { SWARM_PROMOTE_OP, SWARM_QUARANTINE_OP, SWARM_RESTORE_OP } from '../swarm/swarm-store';
+import { commitSwarmArchive, previewSwarmArchive } from '../swarm/archive';
+import { SWARM_ARCHIVE_OP, SWARM_PROMOTE_OP, SWARM_QUARANTINE_OP, SWARM_RESTORE_OP } from '../swarm/swarm-store';
 
 type CommandHandlers = Pick<
   CallHandlers,
@@ -21,6 +22,8 @@ type CommandHandlers = Pick<
   | 'hive.rollback.commit'
   | 'swarm.quarantine.preview'
   | 'swarm.quarantine.commit'
+  | 'swarm.archive.preview'
+  | 'swarm.archive.commit'
   | 'swarm.restore.preview'
   | 'swarm.restore.commit'
   | 'swarm.promote.preview'
@@ -33,6 +36,7 @@ export function createCommandHandlers(ctx: CoreContext, human: HumanServices): C
   human.describe(HIVE_QUARANTINE_OP, (p) => `hive quarantine of ${plural(p.ids.length)}`);
   human.describe(HIVE_ROLLBACK_OP, (p) => `rollback of hive quarantine ${p.bind.backup ?? ''} (${plural(p.ids.length)})`);
   human.describe(SWARM_QUARANTINE_OP, (p) => `quarantine of ${plural(p.ids.length)} of the project's knowledge`);
+  human.describe(SWARM_ARCHIVE_OP, (p) => `archive of ${plural(p.ids.length)} of the project's knowledge (status archived; restorable)`);
   human.describe(SWARM_RESTORE_OP, (p) => `restore of ${plural(p.ids.length)} of the project's knowledge`);
   human.describe(SWARM_PROMOTE_OP, (p) => `promotion of ${p.ids[0] ?? ''} to the hive as ${p.bind.new_id ?? ''}`);
   const workspace = () => ctx.workspaces.current.paths;
@@ -78,6 +82,8 @@ export function createCommandHandlers(ctx: CoreContext, human: HumanServices): C
     'hive.rollback.commit': (input, caller) => commitHiveRollback(human, caller, workspace(), input),
     'swarm.quarantine.preview': ({ ids }, caller) => previewSwarmQuarantine(human, caller, workspace(), ids),
     'swarm.quarantine.commit': (input, caller) => commitSwarmQuarantine(human, caller, workspace(), input),
+    'swarm.archive.preview': ({ ids }, caller) => previewSwarmArchive(human, caller, workspace(), ids),
+    'swarm.archive.commit': (input, caller) => commitSwarmArchive(human, caller, workspace(), input),
     'swarm.restore.preview': ({ ids }, caller) => previewSwarmRestore(human, caller, workspace(), ids),
     'swarm.restore.commit': (input, caller) => commitSwarmRestore(human, caller, workspace(), input),
     'swarm.promote.preview': ({ id }, caller) => previewSwarmPromote(human, caller, workspace(), id),

@@ -109,7 +109,9 @@ describe('skills.* and curator.* on the demo workspace', () => {
     // Recommendations map onto the human-only commands that exist; rewrite has none.
     expect(commandFor('promote', 'k', 'swarm', 'active')).toMatchObject({ preview: 'swarm.promote.preview' });
     expect(commandFor('promote', 'k', 'hive', 'active')).toBeNull();
-    expect(commandFor('archive', 'k', 'link', 'active')).toMatchObject({ preview: 'swarm.quarantine.preview' });
+    // Archive means archive (issue 19 item 10): never the stronger quarantine; a hive entry has no archive command.
+    expect(commandFor('archive', 'k', 'link', 'active')).toMatchObject({ preview: 'swarm.archive.preview' });
+    expect(commandFor('archive', 'k', 'hive', 'active')).toBeNull();
     expect(commandFor('flag_contradiction', 'k', 'hive', 'active')).toMatchObject({ preview: 'hive.quarantine.preview' });
     expect(commandFor('rewrite', 'k', 'swarm', 'active')).toBeNull();
     expect(commandFor('archive', 'k', 'swarm', 'quarantined')).toBeNull();

@@ -120,7 +120,7 @@ export function commitSwarmQuarantine(services: HumanServices, caller: CallerCon
   });
 }
 
-async function finish(services: HumanServices, caller: CallerContext, op: string, outcome: Awaited<ReturnType<typeof runTransaction>>, family: KnowledgeFamily, ids: string[], token12: string, reason: string, summary: string): Promise<Result> {
+export async function finish(services: HumanServices, caller: CallerContext, op: string, outcome: Awaited<ReturnType<typeof runTransaction>>, family: KnowledgeFamily, ids: string[], token12: string, reason: string, summary: string): Promise<Result> {
   const before = outcome.before.get(family.knowledge) as StoreSnapshot;
   const after = outcome.after.get(family.knowledge) as StoreSnapshot;
   if (outcome.state !== 'committed') {

@@ -7,6 +7,7 @@ import { readStoreSnapshot, type StoreSnapshot } from '../human/write/store-snap
 export const SWARM_QUARANTINE_OP = 'swarm.quarantine.commit';
 export const SWARM_RESTORE_OP = 'swarm.restore.commit';
 export const SWARM_PROMOTE_OP = 'swarm.promote.commit';
+export const SWARM_ARCHIVE_OP = 'swarm.archive.commit';
 
 /**
  * The project's knowledge family, link-aware: a linked worktree's entries live in

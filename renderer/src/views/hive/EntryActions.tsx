@@ -10,7 +10,7 @@ import { WriteResultBox } from './WriteResultBox';
 type SwarmPreview = Output<'swarm.quarantine.preview'>;
 type Action = 'quarantine' | 'restore' | 'promote';
 
-const LABELS: Record<Action, string> = { quarantine: 'Quarantine', restore: 'Restore', promote: 'Promote to hive' };
+const LABELS: Record<SwarmPreview['action'], string> = { quarantine: 'Quarantine', restore: 'Restore', promote: 'Promote to hive', archive: 'Archive' };
 
 /** What the person confirms for a project-tier command: the entries, each file's change, the store fingerprint, the token. */
 function SwarmPlan(props: { preview: SwarmPreview }): JSX.Element {

@@ -7,11 +7,11 @@ import { createHumanFlow } from '../../state/human-flow';
 
 type Command = NonNullable<QueueItem['command']>;
 
-const COMMIT = { 'swarm.promote.preview': 'swarm.promote.commit', 'swarm.quarantine.preview': 'swarm.quarantine.commit', 'hive.quarantine.preview': 'hive.quarantine.commit' } as const;
+const COMMIT = { 'swarm.promote.preview': 'swarm.promote.commit', 'swarm.quarantine.preview': 'swarm.quarantine.commit', 'swarm.archive.preview': 'swarm.archive.commit', 'hive.quarantine.preview': 'hive.quarantine.commit' } as const;
 
 /**
  * Acting on a curator recommendation through the human-only command that exists for it
- * (promote, quarantine): the same preview → confirmation → result as in the Hive view.
+ * (promote, archive, quarantine): the same preview → confirmation → result as in the Hive view.
  */
 export function CommandPanel(props: { command: Command; onDone: () => void }): JSX.Element {
   const api = useApi();
