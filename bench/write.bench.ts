@@ -56,7 +56,7 @@ export async function run(report: BenchReport): Promise<void> {
       await commitHiveQuarantine(services, caller, paths, { token: preview.token, reason: 'bench', confirmation: {} });
       commits.push(performance.now() - c0);
       held.push(...current);
-      const rollback = await previewHiveRollback(services, caller, paths, preview.token12);
+      const rollback = await previewHiveRollback(services, caller, paths, { prefix: preview.token12, allowUnsigned: false });
       await commitHiveRollback(services, caller, paths, { token: rollback.token, reason: 'bench', confirmation: {} });
     }
     report.figure('hive lock held per commit, p50', percentile(held, 50), 'ms');

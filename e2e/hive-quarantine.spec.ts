@@ -94,6 +94,29 @@ test.describe('hive quarantine at a console started from a terminal', () => {
     expect(events).toEqual(['preview:ok', 'confirmation:ok', 'refusal:refused', 'commit:ok', 'preview:ok', 'confirmation:ok', 'rollback:ok']);
   });
 
+  test('a backup this console did not sign is labelled, refused without its own checkbox, and previewed with the lesson text it would put back', async ({ page }) => {
+    test.setTimeout(180_000);
+    const store = path.join(console_.hiveDir, 'shared-learnings.jsonl');
+    const before = sha(store);
+    await page.goto(console_.launchUrl);
+    await page.getByRole('link', { name: 'Hive quarantine' }).click();
+    await expect(page.getByTestId('human-disabled')).toHaveCount(0);
+    // The demo generator is not this console: its backup carries no signature.
+    const row = page.getByTestId('backup-row').filter({ has: page.getByTestId('rollback-allow-unsigned') }).first();
+    await expect(row.getByTestId('backup-trust')).toHaveText('unsigned (made before signing)', { timeout: 60_000 });
+    await row.getByTestId('rollback-start').click();
+    await expect(page.getByTestId('rollback-error')).toContainText('not rolled back without a separate, explicit choice');
+    await expect(page.getByTestId('rollback-preview')).toHaveCount(0);
+    await row.getByTestId('rollback-allow-unsigned').check();
+    await row.getByTestId('rollback-start').click();
+    const preview = page.getByTestId('rollback-preview');
+    await expect(preview.getByTestId('rollback-trust')).toContainText('unsigned (made before signing)');
+    const items = preview.getByTestId('rollback-lines').locator('li');
+    await expect(items.first()).toBeVisible();
+    for (const text of await items.allTextContents()) expect(text).toMatch(/^\S+: .{10,}/);
+    expect(sha(store)).toBe(before);
+  });
+
   test('a commit made by script in the page without the terminal code is refused', async ({ page }) => {
     test.setTimeout(180_000);
     await page.goto(console_.launchUrl);

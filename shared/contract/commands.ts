@@ -83,12 +83,25 @@ const RollbackPreviewInput = z
   .object({
     /** A token12 prefix (at least 4 hex characters) naming the backup, or null for the latest committed quarantine. */
     token: z.string().regex(/^[0-9a-f]{4,12}$/, 'expected 4-12 hex characters of token12').nullable(),
+    /**
+     * The person's separate, explicit choice to roll back a backup this console did not sign
+     * (planted, from another install, or from before signing). The UI sets it only from its own
+     * checkbox; without it such a backup is refused, whether named by prefix or as the latest.
+     */
+    allowUnsigned: z.boolean().optional(),
   })
   .strict();
 
+/** Who made a backup: this console (its manifest's signature verifies), or not (see backup-signature.ts). */
+const BackupTrust = z.enum(['signed', 'unsigned_legacy', 'foreign']);
+
 export const RollbackPreview = HumanPreviewBase.extend({
   backup: z.string(),
-  restore: z.array(z.object({ id: z.string(), lineSha256: z.string() })),
+  trust: BackupTrust,
+  /** "signed by this console", "unsigned (made before signing)" or "not made by this console (unsigned)". */
+  trustLabel: z.string(),
+  /** Every line it would put back, with its lesson text (store text: render as text). */
+  restore: z.array(z.object({ id: z.string(), lineSha256: z.string(), lesson: z.string() })),
   skippedIdentical: z.array(z.string()),
   collisions: z.array(z.object({ id: z.string(), backupSha256: z.string(), liveSha256: z.string() })),
   /** exact: the store is as the quarantine left it, so its original bytes come back whole. */
@@ -105,6 +118,8 @@ const BackupStatus = z.object({
   state: z.string(),
   /** Whether the backup files still hash to what the manifest says. */
   verified: z.boolean(),
+  trust: BackupTrust,
+  trustLabel: z.string(),
   problems: z.array(z.string()),
   warnings: z.array(z.string()),
 });
@@ -113,6 +128,8 @@ export const HiveQuarantineStatus = z.object({
   hive: z.string(),
   backups: z.array(BackupStatus),
   sidecarEntries: z.number().int(),
+  /** Why backups are not listed (e.g. quarantine-backups/ is a symlink outside the workspace). */
+  notes: z.array(z.string()),
 });
 
 const AuditRecordShape = z.object({

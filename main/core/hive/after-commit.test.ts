@@ -38,7 +38,7 @@ describe('after a hive quarantine commit', () => {
     fs.writeFileSync(f.store, original);
     const backupDir = path.join(hivePaths(f.hive).backups, result.backup as string);
     expect(await checkForRevert(services, caller, { op: HIVE_QUARANTINE_OP, store: f.store, backupDir, ids: ['hive-0002'], token12: result.token12 })).toEqual(['hive-0002']);
-    const status = hiveQuarantineStatus(hivePaths(f.hive));
+    const status = hiveQuarantineStatus(hivePaths(f.hive), services.backupSigningKey(), [f.project, f.hive]);
     expect(status.backups[0]?.warnings[0]).toMatch(/1 entry was back in the hive .*reverted the quarantine/);
     const audit = services.audit.read().records.at(-1);
     expect(audit).toMatchObject({ event: 'warning', outcome: 'warning', ids: ['hive-0002'] });
@@ -56,7 +56,7 @@ describe('after a hive quarantine commit', () => {
       /Aborted \(verify_failed_restored\): The store did not read back as written\. The original store was restored from the backup and verified\./,
     );
     expect(fs.readFileSync(f.store).equals(original)).toBe(true);
-    expect(hiveQuarantineStatus(hivePaths(f.hive)).backups[0]).toMatchObject({ state: 'verify_failed_restored' });
+    expect(hiveQuarantineStatus(hivePaths(f.hive), services.backupSigningKey(), [f.project, f.hive]).backups[0]).toMatchObject({ state: 'verify_failed_restored' });
   });
 
   it('reports honestly when the store does not read back as written and cannot be restored', async () => {
@@ -69,7 +69,7 @@ describe('after a hive quarantine commit', () => {
     });
     const failed = commitHiveQuarantine(services, caller, paths, { token: preview.token, reason: 'x', confirmation: {} });
     await expect(failed).rejects.toThrow(/Aborted \(verify_failed_restore_failed\): The store did not read back as written\. The restore was not attempted: another writer changed the store meanwhile/);
-    const status = hiveQuarantineStatus(hivePaths(f.hive));
+    const status = hiveQuarantineStatus(hivePaths(f.hive), services.backupSigningKey(), [f.project, f.hive]);
     expect(status.backups[0]).toMatchObject({ state: 'verify_failed_restore_failed', verified: true });
     expect(services.audit.read().records.map((r) => r && `${r.event}:${r.outcome}`)).toEqual(['preview:ok', 'commit:restore_failed', 'refusal:aborted']);
   });

@@ -5,6 +5,8 @@ import { ConsoleError } from '../../../shared/contract';
 import type { HiveQuarantineStatus } from '../../../shared/contract/commands';
 import { readJsonFile, verifyBackupFiles } from '../human/write/backup';
 import { readStoreSnapshot } from '../human/write/store-snapshot';
+import { manifestTrust, TRUST_LABELS, type ManifestTrust } from '../human/write/backup-signature';
+import { containmentProblem } from '../human/write/containment';
 import type { HivePaths } from './hive-paths';
 
 export interface Manifest {
@@ -51,27 +53,57 @@ function listBackups(hive: HivePaths): BackupInfo[] {
     });
 }
 
-/** By token12 prefix (must be unique), or the newest quarantine that was committed. */
-export function findBackup(hive: HivePaths, prefix: string | null): BackupInfo {
-  const all = listBackups(hive);
-  if (prefix === null) {
-    const latest = all.find((b) => b.result === null || b.result.state === 'committed');
-    if (!latest) throw new ConsoleError('not_found', `No committed hive quarantine to roll back in ${hive.backups}.`);
-    return latest;
-  }
-  const matches = all.filter((b) => (BACKUP_NAME.exec(b.name)?.[1] ?? '').startsWith(prefix));
-  if (matches.length === 0) throw new ConsoleError('not_found', `No hive quarantine backup has a token starting ${prefix}.`);
-  if (matches.length > 1) throw new ConsoleError('invalid_input', `The prefix ${prefix} names ${matches.length} backups (${matches.map((m) => m.name).join(', ')}); give more characters.`);
-  return matches[0] as BackupInfo;
+/** Who made the backup, for status and rollback (backup-signature.ts). */
+export const trustOf = (backup: BackupInfo, key: Buffer): ManifestTrust => manifestTrust(backup.manifest, key);
+
+/** How a rollback names its backup, and whether the person chose to allow one this console did not sign. */
+export interface BackupChoice {
+  prefix: string | null;
+  allowUnsigned: boolean;
 }
 
-export function hiveQuarantineStatus(hive: HivePaths): z.infer<typeof HiveQuarantineStatus> {
+/**
+ * By token12 prefix (must be unique), or the newest quarantine that was committed. A backup this
+ * console did not sign is refused unless the person chose so explicitly (`allowUnsigned`): "latest"
+ * never silently picks an older signed one instead, and never a planted newer one.
+ */
+export function findBackup(hive: HivePaths, choice: BackupChoice, key: Buffer): BackupInfo & { trust: ManifestTrust } {
+  const all = listBackups(hive);
+  let found: BackupInfo;
+  if (choice.prefix === null) {
+    const latest = all.find((b) => b.result === null || b.result.state === 'committed');
+    if (!latest) throw new ConsoleError('not_found', `No committed hive quarantine to roll back in ${hive.backups}.`);
+    found = latest;
+  } else {
+    const prefix = choice.prefix;
+    const matches = all.filter((b) => (BACKUP_NAME.exec(b.name)?.[1] ?? '').startsWith(prefix));
+    if (matches.length === 0) throw new ConsoleError('not_found', `No hive quarantine backup has a token starting ${prefix}.`);
+    if (matches.length > 1) throw new ConsoleError('invalid_input', `The prefix ${prefix} names ${matches.length} backups (${matches.map((m) => m.name).join(', ')}); give more characters.`);
+    found = matches[0] as BackupInfo;
+  }
+  const trust = trustOf(found, key);
+  if (trust.state !== 'signed' && !choice.allowUnsigned) {
+    const why = trust.state === 'foreign' ? ` (${trust.why})` : ' (its manifest has no signature)';
+    throw new ConsoleError(
+      'forbidden',
+      `The backup ${found.name} is ${trust.label}${why}; it is not rolled back without a separate, explicit choice to roll back a backup this console did not sign.`,
+    );
+  }
+  return { ...found, trust };
+}
+
+export function hiveQuarantineStatus(hive: HivePaths, key: Buffer, workspace: readonly string[]): z.infer<typeof HiveQuarantineStatus> {
   const sidecar = readStoreSnapshot(hive.sidecar);
+  const folderProblem = containmentProblem(hive.backups, { workspace });
+  if (folderProblem) return { hive: hive.store, sidecarEntries: sidecar.fingerprint.entry_count, backups: [], notes: [`No backups listed: ${folderProblem}`] };
   return {
     hive: hive.store,
     sidecarEntries: sidecar.fingerprint.entry_count,
+    notes: [],
     backups: listBackups(hive).map((b) => {
-      const problems = b.manifest ? verifyBackupFiles(b.dir, b.manifest.files ?? {}) : ['manifest.json is missing or unreadable'];
+      const outside = containmentProblem(b.dir, { workspace });
+      const problems = outside ? [outside] : b.manifest ? verifyBackupFiles(b.dir, b.manifest.files ?? {}) : ['manifest.json is missing or unreadable'];
+      const trust = outside ? null : trustOf(b, key);
       const reverted = b.result?.post_check?.reverted_ids ?? [];
       return {
         name: b.name,
@@ -81,7 +113,9 @@ export function hiveQuarantineStatus(hive: HivePaths): z.infer<typeof HiveQuaran
         ids: (b.manifest?.selected ?? []).map((s) => s.id),
         state: b.result?.state ?? 'interrupted',
         verified: problems.length === 0,
-        problems,
+        trust: trust?.state ?? 'foreign',
+        trustLabel: trust?.label ?? TRUST_LABELS.foreign,
+        problems: trust?.state === 'foreign' ? [...problems, `not made by this console: ${trust.why}`] : problems,
         warnings: reverted.length ? [`${reverted.length} ${reverted.length === 1 ? 'entry was' : 'entries were'} back in the hive at ${b.result?.post_check?.at}: a concurrent plugin rewrite reverted the quarantine.`] : [],
       };
     }),

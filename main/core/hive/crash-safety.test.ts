@@ -113,13 +113,13 @@ describe('crash safety: SIGKILL at each step of a hive quarantine commit', () =>
           // The temp file a killed writer leaves carries `.tmp.` in its name: the plugin's readers and ours skip it.
           for (const name of fs.readdirSync(f.hive)) if (name.startsWith('shared-learnings.jsonl') && name !== 'shared-learnings.jsonl') expect(name).toContain('.tmp.');
 
-          const status = hiveQuarantineStatus(hivePaths(f.hive));
-          expect(status.backups).toHaveLength(1);
-          expect(status.backups[0]).toMatchObject({ state: 'interrupted', verified: true, ids });
-
           // The killed child's lock (if it got that far) is broken only once stale; the rollback waits for it.
           const rollbackServices = services(f, 30_000);
-          const rollback = await previewHiveRollback(rollbackServices, caller, paths(f), null);
+          const status = hiveQuarantineStatus(hivePaths(f.hive), rollbackServices.backupSigningKey(), [f.project, f.hive]);
+          expect(status.backups).toHaveLength(1);
+          expect(status.backups[0]).toMatchObject({ state: 'interrupted', verified: true, ids, trust: 'signed' });
+
+          const rollback = await previewHiveRollback(rollbackServices, caller, paths(f), { prefix: null, allowUnsigned: false });
           expect(rollback.method, step).toBe(committed ? 'exact' : 'none');
           const result = await commitHiveRollback(rollbackServices, caller, paths(f), { token: rollback.token, reason: 'undo', confirmation: {} });
           expect(result.state).toBe(committed ? 'rolled_back' : 'nothing_to_do');

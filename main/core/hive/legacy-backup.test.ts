@@ -37,7 +37,7 @@ describe('a hive quarantine backup written before the one write protocol', () =>
       store: snapshot.fingerprint,
       selected: selected.map((l) => ({ id: l.id, line_index: l.index, line_sha256: l.sha256 })),
       reason: 'legacy',
-    });
+    }, null);
     fs.writeFileSync(f.store, withoutLines(snapshot.bytes, selected));
     fs.writeFileSync(hive.sidecar, selected.map((l) => `${JSON.stringify({ ...l.value, status: 'quarantined', quarantine_token12: '0123456789ab' })}\n`).join(''));
     writeResult(path.join(hive.backups, name), { state: 'committed', at: '2026-01-01T00:00:01.000Z' });
@@ -45,8 +45,10 @@ describe('a hive quarantine backup written before the one write protocol', () =>
     const services = new HumanServices({ userDataDir: f.userData, consoleVersion: 'test', revertCheckMs: 3_600_000 });
     services.describe(HIVE_ROLLBACK_OP, () => 'rollback');
     const paths = resolveWorkspacePaths(f.project, f.hive, 'flag', false);
-    const preview = await previewHiveRollback(services, caller, paths, '0123');
-    expect(preview).toMatchObject({ backup: name, method: 'exact' });
+    // Made before signing: refused unless the person chooses it explicitly (issue 18 item 7).
+    await expect(previewHiveRollback(services, caller, paths, { prefix: '0123', allowUnsigned: false })).rejects.toThrow(/is unsigned \(made before signing\) \(its manifest has no signature\); it is not rolled back without a separate, explicit choice/);
+    const preview = await previewHiveRollback(services, caller, paths, { prefix: '0123', allowUnsigned: true });
+    expect(preview).toMatchObject({ backup: name, method: 'exact', trust: 'unsigned_legacy', trustLabel: 'unsigned (made before signing)' });
     expect(await commitHiveRollback(services, caller, paths, { token: preview.token, reason: 'undo', confirmation: {} })).toMatchObject({ state: 'rolled_back' });
     expect(fileSha(f.store)).toBe(sha256Hex(original));
     expect(fs.readFileSync(hive.sidecar, 'utf8')).toBe('');

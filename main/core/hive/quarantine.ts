@@ -14,6 +14,8 @@ import { cleanReason, HIVE_QUARANTINE_OP, hivePaths, type HivePaths } from './hi
 import { scheduleRevertCheck } from './revert-check';
 import { previewHeader } from '../human/preview-header';
 import { refuseImportedStores } from '../stores/imported';
+import { workspaceRoots } from '../stores/containment';
+import { refuseOutsideWorkspace } from '../human/write/containment';
 
 type Preview = z.infer<typeof HiveQuarantinePreview>;
 type Result = z.infer<typeof WriteResult>;
@@ -60,6 +62,7 @@ export function selectExact(snapshot: StoreSnapshot, ids: readonly string[]): St
 export async function previewHiveQuarantine(services: HumanServices, caller: CallerContext, workspace: WorkspacePaths, ids: readonly string[]): Promise<Preview> {
   const hive = hivePaths(workspace.hiveDir);
   refuseImportedStores(workspace, hive.store, hive.sidecar);
+  refuseOutsideWorkspace(workspaceRoots(workspace), [hive.store, hive.sidecar, hive.events, hive.backups]);
   const snapshot = readStoreSnapshot(hive.store);
   if (!snapshot.exists) throw new ConsoleError('not_found', `There is no hive store at ${hive.store}.`);
   const selected = selectExact(snapshot, ids);
@@ -159,10 +162,12 @@ export function commitHiveQuarantine(services: HumanServices, caller: CallerCont
       );
     const outcome = await runTransaction({
       locks: [hive.dataDir],
+      workspace: workspaceRoots(workspace),
       files: [hive.store, hive.sidecar],
       backup: {
         root: hive.backups,
         name,
+        signingKey: services.backupSigningKey(),
         manifest: (s) => manifestFor(services, hive, storeOf(s), selectedOf(s), payload, token12, reason, caller.host),
         extra: (s) => ({ 'selected.jsonl': linesToBytes(selectedOf(s)) }),
       },

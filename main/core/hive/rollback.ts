@@ -11,11 +11,14 @@ import { ABSENT, checkLiveBindings } from '../human/tokens';
 import { verifyBackupFiles, writeResult } from '../human/write/backup';
 import { readStoreSnapshot, sha256Hex, snapshotBytes, withoutLines, type StoreLine, type StoreSnapshot } from '../human/write/store-snapshot';
 import { runTransaction, type Snapshots } from '../human/write/transaction';
-import { findBackup, type BackupInfo } from './backups';
+import { findBackup, type BackupChoice, type BackupInfo } from './backups';
 import { cleanReason, HIVE_ROLLBACK_OP, hivePaths, type HivePaths } from './hive-paths';
 import { previewHeader } from '../human/preview-header';
 import { liveBindings } from './quarantine';
 import { refuseImportedStores } from '../stores/imported';
+import { workspaceRoots } from '../stores/containment';
+import { firstContainmentProblem, refuseOutsideWorkspace } from '../human/write/containment';
+import type { ManifestTrust } from '../human/write/backup-signature';
 
 type Preview = z.infer<typeof RollbackPreview>;
 type Result = z.infer<typeof WriteResult>;
@@ -54,18 +57,30 @@ function planRollback(hive: HivePaths, backup: BackupInfo, live: StoreSnapshot):
   return { backup, original, selected, restore, skipped, collisions, method };
 }
 
-export async function previewHiveRollback(services: HumanServices, caller: CallerContext, workspace: WorkspacePaths, prefix: string | null): Promise<Preview> {
+/** What the token binds about the backup: its name, and — for one this console did not sign — the person's explicit choice. */
+const trustBindings = (name: string, trust: ManifestTrust): Record<string, string> =>
+  trust.state === 'signed' ? { backup: name, trust: 'signed' } : { backup: name, trust: trust.state, trust_label: trust.label, allow_unsigned: 'yes' };
+
+/** Every path a rollback reads or writes, before the backup's own files are opened. */
+const rollbackPaths = (hive: HivePaths): string[] => [hive.store, hive.sidecar, hive.events, hive.backups];
+
+export async function previewHiveRollback(services: HumanServices, caller: CallerContext, workspace: WorkspacePaths, choice: BackupChoice): Promise<Preview> {
   const hive = hivePaths(workspace.hiveDir);
   refuseImportedStores(workspace, hive.store, hive.sidecar);
-  const backup = findBackup(hive, prefix);
+  const roots = workspaceRoots(workspace);
+  refuseOutsideWorkspace(roots, rollbackPaths(hive));
+  const backup = findBackup(hive, choice, services.backupSigningKey());
+  refuseOutsideWorkspace(roots, [backup.dir]);
   const live = readStoreSnapshot(hive.store);
   const plan = planRollback(hive, backup, live);
   const lines = Object.fromEntries(plan.selected.map((l) => [l.id as string, live.byId.get(l.id as string)?.[0]?.sha256 ?? ABSENT]));
-  const minted = await services.preview(caller, { op: HIVE_ROLLBACK_OP, target: live.path, ids: Object.keys(lines), lines, store: live.fingerprint, bind: { backup: backup.name } });
+  const minted = await services.preview(caller, { op: HIVE_ROLLBACK_OP, target: live.path, ids: Object.keys(lines), lines, store: live.fingerprint, bind: trustBindings(backup.name, backup.trust) });
   return {
     ...previewHeader(services, minted, live),
     backup: backup.name,
-    restore: plan.restore.map((l) => ({ id: l.id as string, lineSha256: l.sha256 })),
+    trust: backup.trust.state,
+    trustLabel: backup.trust.label,
+    restore: plan.restore.map((l) => ({ id: l.id as string, lineSha256: l.sha256, lesson: typeof l.value?.lesson === 'string' ? l.value.lesson : '' })),
     skippedIdentical: plan.skipped,
     collisions: plan.collisions,
     method: plan.method,
@@ -84,10 +99,19 @@ export function commitHiveRollback(services: HumanServices, caller: CallerContex
     const hive = hivePaths(workspace.hiveDir);
     refuseImportedStores(workspace, hive.store, hive.sidecar);
     const reason = cleanReason(input.reason);
-    const backup = findBackup(hive, (payload.bind.backup ?? '').split('-')[1] ?? '');
+    const roots = workspaceRoots(workspace);
+    const outside = firstContainmentProblem(rollbackPaths(hive), { workspace: roots });
+    if (outside) throw new CommitAbort('outside_store', `${outside} Nothing was changed.`);
+    // The choice the person made at the preview travels in the token; the backup is re-verified here.
+    const backup = findBackup(hive, { prefix: (payload.bind.backup ?? '').split('-')[1] ?? '', allowUnsigned: payload.bind.allow_unsigned === 'yes' }, services.backupSigningKey());
+    if (backup.name !== payload.bind.backup || backup.trust.state !== payload.bind.trust) {
+      throw new CommitAbort('store_changed', `The backup ${backup.name} is not the one previewed (now ${backup.trust.label}); nothing was changed.`);
+    }
+    const backupOutside = firstContainmentProblem([backup.dir], { workspace: roots });
+    if (backupOutside) throw new CommitAbort('outside_store', `${backupOutside} Nothing was changed.`);
     const storeOf = (s: Snapshots) => s.get(hive.store) as StoreSnapshot;
     const check = (s: Snapshots): Plan => {
-      checkLiveBindings(payload, liveBindings(storeOf(s), { backup: backup.name }), token12);
+      checkLiveBindings(payload, liveBindings(storeOf(s), trustBindings(backup.name, backup.trust)), token12);
       // Planned again from the backup each time: its files are re-verified against the manifest.
       const plan = planRollback(hive, backup, storeOf(s));
       if (plan.collisions.length) {
@@ -99,7 +123,7 @@ export function commitHiveRollback(services: HumanServices, caller: CallerContex
     const plan = check(new Map([[hive.store, live]]));
     const before = { entryCount: live.fingerprint.entry_count, fileSha256: live.fingerprint.file_sha256 };
     if (plan.method === 'none') {
-      await services.record(caller, { event: 'rollback', op: HIVE_ROLLBACK_OP, outcome: 'ok', token12, ids: [], reason, backup: backup.name, message: 'nothing to restore: every entry is already in the hive with identical bytes' });
+      await services.record(caller, { event: 'rollback', op: HIVE_ROLLBACK_OP, outcome: 'ok', token12, ids: [], reason, backup: backup.name, message: 'nothing to restore: every entry is already in the hive with identical bytes', detail: { trust: backup.trust.state } });
       return { state: 'nothing_to_do', token12, backup: backup.name, ids: [], before, after: before, messages: [`Every entry of ${backup.name} is already in the hive with identical bytes; nothing was changed.`], revertCheckAt: null };
     }
     const restoredIds = plan.restore.map((l) => l.id as string);
@@ -108,8 +132,9 @@ export function commitHiveRollback(services: HumanServices, caller: CallerContex
     // (not a quarantine backup itself, so status and rollback never list it).
     const outcome = await runTransaction({
       locks: [hive.dataDir],
+      workspace: roots,
       files: [hive.store, hive.sidecar],
-      backup: { root: backup.dir, name: `pre-rollback-${token12}`, manifest: { manifest_version: 1, op: 'hive-rollback', token12, rolls_back: backup.name, reason, created_at: at } },
+      backup: { root: backup.dir, name: `pre-rollback-${token12}`, signingKey: services.backupSigningKey(), manifest: { manifest_version: 1, op: 'hive-rollback', token12, rolls_back: backup.name, reason, created_at: at } },
       check: (s) => void check(s),
       plan(s) {
         const current = check(s);
@@ -146,7 +171,7 @@ export function commitHiveRollback(services: HumanServices, caller: CallerContex
     const after = storeOf(outcome.after);
     const ok = outcome.state === 'committed' && (plan.method === 'exact' ? after.fingerprint.file_sha256 === sha256Hex(plan.original) : plan.restore.every((l) => after.byId.get(l.id as string)?.[0]?.sha256 === l.sha256));
     writeResult(backup.dir, { ...(backup.result ?? {}), state: ok ? 'rolled_back' : 'rollback_unverified', rollback: { at, restored_ids: restoredIds, skipped_identical_ids: plan.skipped, collisions: [], method: plan.method, post: after.fingerprint, protocol: outcome.state } });
-    await services.record(caller, { event: 'rollback', op: HIVE_ROLLBACK_OP, outcome: ok ? 'ok' : 'failed', token12, ids: restoredIds, reason, backup: backup.name, detail: { method: plan.method, after: after.fingerprint } });
+    await services.record(caller, { event: 'rollback', op: HIVE_ROLLBACK_OP, outcome: ok ? 'ok' : 'failed', token12, ids: restoredIds, reason, backup: backup.name, detail: { method: plan.method, after: after.fingerprint, trust: backup.trust.state, ...(backup.trust.state === 'signed' ? {} : { allow_unsigned: true, trust_label: backup.trust.label }) } });
     if (outcome.state !== 'committed') throw new CommitAbort(outcome.state, `The rollback did not read back as written. ${outcome.restore?.message ?? ''}`);
     if (!ok) throw new CommitAbort('rollback_unverified', `The rollback was written but the restored lines did not read back as expected; the backup ${backup.name} is intact.`);
     return {

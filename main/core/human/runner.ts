@@ -30,7 +30,7 @@ import { ConsoleError } from '../../../shared/contract';
 import { AuditLog, type AuditFields } from './audit-log';
 import type { CallerContext, ConfirmationPrompt } from './confirmation';
 import { UsedNonces } from './nonce-store';
-import { humanStatePaths, loadOrCreateSecret, type HumanStatePaths } from './secret';
+import { derivedKey, humanStatePaths, loadOrCreateSecret, type HumanStatePaths } from './secret';
 import { mintToken, TokenRefusal, token12Of, verifyToken, type MintedToken, type TokenPayload, type TokenSubject } from './tokens';
 import { describeFingerprint } from './write/store-snapshot';
 
@@ -97,6 +97,11 @@ export class HumanServices {
   private secret(): Buffer {
     this.secretBytes ??= loadOrCreateSecret(this.paths);
     return this.secretBytes;
+  }
+
+  /** Signs and checks backup manifests (write/backup-signature.ts): only this install can make one that verifies. */
+  backupSigningKey(): Buffer {
+    return derivedKey(this.secret(), 'backup-manifest-v1');
   }
 
   /** Names what a commit op does, for the person's confirmation. */

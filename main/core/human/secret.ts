@@ -49,3 +49,10 @@ export function readSecret(paths: HumanStatePaths): Buffer | null {
     return null;
   }
 }
+
+/**
+ * A key for one purpose, derived from the per-install secret (HMAC with the purpose as message),
+ * so a backup manifest's signature can never pass as a token's and the secret itself signs nothing
+ * outside its own purpose.
+ */
+export const derivedKey = (secret: Buffer, purpose: 'backup-manifest-v1'): Buffer => crypto.createHmac('sha256', secret).update(purpose).digest();

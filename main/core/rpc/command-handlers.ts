@@ -5,6 +5,7 @@ import { HIVE_QUARANTINE_OP, HIVE_ROLLBACK_OP, hivePaths } from '../hive/hive-pa
 import { commitHiveQuarantine, previewHiveQuarantine } from '../hive/quarantine';
 import { commitHiveRollback, previewHiveRollback } from '../hive/rollback';
 import { hiveQuarantineStatus } from '../hive/backups';
+import { workspaceRoots } from '../stores/containment';
 import { commitSwarmQuarantine, commitSwarmRestore, previewSwarmQuarantine, previewSwarmRestore } from '../swarm/quarantine-restore';
 import { commitSwarmPromote, previewSwarmPromote } from '../swarm/promote';
 import { commitSwarmArchive, previewSwarmArchive } from '../swarm/archive';
@@ -34,7 +35,7 @@ type CommandHandlers = Pick<
 export function createCommandHandlers(ctx: CoreContext, human: HumanServices): CommandHandlers {
   const plural = (n: number) => `${n} ${n === 1 ? 'entry' : 'entries'}`;
   human.describe(HIVE_QUARANTINE_OP, (p) => `hive quarantine of ${plural(p.ids.length)}`);
-  human.describe(HIVE_ROLLBACK_OP, (p) => `rollback of hive quarantine ${p.bind.backup ?? ''} (${plural(p.ids.length)})`);
+  human.describe(HIVE_ROLLBACK_OP, (p) => `rollback of hive quarantine ${p.bind.backup ?? ''} (${plural(p.ids.length)})${p.bind.trust_label && p.bind.trust !== 'signed' ? ` — a backup ${p.bind.trust_label}` : ''}`);
   human.describe(SWARM_QUARANTINE_OP, (p) => `quarantine of ${plural(p.ids.length)} of the project's knowledge`);
   human.describe(SWARM_ARCHIVE_OP, (p) => `archive of ${plural(p.ids.length)} of the project's knowledge (status archived; restorable)`);
   human.describe(SWARM_RESTORE_OP, (p) => `restore of ${plural(p.ids.length)} of the project's knowledge`);
@@ -77,8 +78,8 @@ export function createCommandHandlers(ctx: CoreContext, human: HumanServices): C
     },
     'hive.quarantine.preview': ({ ids }, caller) => previewHiveQuarantine(human, caller, workspace(), ids),
     'hive.quarantine.commit': (input, caller) => commitHiveQuarantine(human, caller, workspace(), input),
-    'hive.quarantine.status': () => hiveQuarantineStatus(hivePaths(workspace().hiveDir)),
-    'hive.rollback.preview': ({ token }, caller) => previewHiveRollback(human, caller, workspace(), token),
+    'hive.quarantine.status': () => hiveQuarantineStatus(hivePaths(workspace().hiveDir), human.backupSigningKey(), workspaceRoots(workspace())),
+    'hive.rollback.preview': ({ token, allowUnsigned }, caller) => previewHiveRollback(human, caller, workspace(), { prefix: token, allowUnsigned: allowUnsigned === true }),
     'hive.rollback.commit': (input, caller) => commitHiveRollback(human, caller, workspace(), input),
     'swarm.quarantine.preview': ({ ids }, caller) => previewSwarmQuarantine(human, caller, workspace(), ids),
     'swarm.quarantine.commit': (input, caller) => commitSwarmQuarantine(human, caller, workspace(), input),

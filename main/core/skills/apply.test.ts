@@ -13,7 +13,7 @@ afterEach(() => {
 const NOW = new Date('2026-12-01T12:00:00.000Z');
 let backups = 0;
 /** Every write goes through the human-only protocol, which backs up first: here, beside the project. */
-const backupIn = (f: Fixture) => ({ root: path.join(path.dirname(f.project), 'backups'), name: `backup-${++backups}`, manifest: {} });
+const backupIn = (f: Fixture) => ({ root: path.join(path.dirname(f.project), 'backups'), name: `backup-${++backups}`, manifest: {}, signingKey: Buffer.alloc(32, 7) });
 const PROPOSAL = '.swarm/skills/proposals/scope.md';
 const ACTIVE = '.opencode/skills/generated/scope/SKILL.md';
 

@@ -22,6 +22,9 @@ export interface SkillStorePaths {
   hiveDir: string;
 }
 
+/** The workspace the read side confines to (stores/containment.ts): project, data folder, link store. */
+export const skillWorkspace = (stores: SkillStorePaths): string[] => [stores.projectDir, stores.hiveDir, stores.knowledgeDir];
+
 export interface ApplyRequest {
   slug: string;
   /** Overwrite an active SKILL.md that lacks the generator marker. */
@@ -197,7 +200,7 @@ export async function applyProposal(stores: SkillStorePaths, request: ApplyReque
     if (plan.refusal.step !== 'eval' || !plan.evaluation) return { ...nothing(plan.refusal, plan.evaluation), backup: null };
     const p = skillPaths(projectDir, request.slug);
     const record = rejectedEditRecord({ slug: request.slug, operation: 'skill_apply', reason: plan.evaluation.reason, candidate: fs.readFileSync(p.proposal, 'utf8'), incumbent: readIfFile(p.active), evaluation: plan.evaluation, now });
-    const outcome = await appendRejectedEdit(projectDir, record, { backup: options.backup, lockWaitMs });
+    const outcome = await appendRejectedEdit(projectDir, record, { backup: options.backup, lockWaitMs, workspace: skillWorkspace(stores) });
     return { ...nothing(plan.refusal, plan.evaluation), written: [rel(projectDir, p.rejectedEdits)], rejectedEdit: record, backup: outcome.backup };
   }
   const p = skillPaths(projectDir, request.slug);
@@ -212,6 +215,7 @@ export async function applyProposal(stores: SkillStorePaths, request: ApplyReque
   const textOf = (s: Snapshots, file: string) => (s.get(file) as StoreSnapshot).bytes.toString('utf8');
   const outcome = await runTransaction({
     locks: present.map((t) => t.lockDir),
+    workspace: skillWorkspace(stores),
     unlockedRoots: [path.dirname(path.dirname(p.active)), path.dirname(p.proposal)],
     files: [p.active, p.proposal, ...present.map((t) => t.file)],
     backupAs: { [p.active]: 'SKILL.md', [p.proposal]: 'proposal.md', ...Object.fromEntries(present.map((t) => [t.file, t.tier === 'hive' ? 'shared-learnings.jsonl' : 'knowledge.jsonl'])) },
@@ -287,7 +291,7 @@ export async function rejectDraft(stores: SkillStorePaths, slug: string, reason:
   const incumbent = fs.existsSync(p.active) && !confinementProblem(projectDir, p.active) ? readIfFile(p.active) : undefined;
   const evaluation = evaluate(loadEvalSet(projectDir, slugCheck.slug), flipStatus(proposal), incumbent);
   const record = rejectedEditRecord({ slug: slugCheck.slug, operation: 'operator_reject', reason: reason.trim(), candidate: proposal, incumbent, evaluation, now });
-  const outcome = await appendRejectedEdit(projectDir, record, { backup: options.backup, lockWaitMs: options.lockWaitMs });
+  const outcome = await appendRejectedEdit(projectDir, record, { backup: options.backup, lockWaitMs: options.lockWaitMs, workspace: skillWorkspace(stores) });
   return { rejected: true, refusal: null, record, written: [rel(projectDir, p.rejectedEdits)], backup: outcome.backup };
 }
 

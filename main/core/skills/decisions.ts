@@ -86,6 +86,7 @@ function backupPlace(services: HumanServices, token12: string, op: string, slug:
   return {
     root: path.join(services.paths.dir, 'skill-backups'),
     name: backupName(new Date(), token12),
+    signingKey: services.backupSigningKey(),
     manifest: { manifest_version: 1, op, slug, created_at: new Date().toISOString(), token12, console_version: services.consoleVersion, reason, actor: { kind: 'human-console', host, host_user: services.hostUser } },
   };
 }

@@ -90,11 +90,12 @@ export function rejectedEditRecord(input: { slug: string; operation: string; rea
  * rule 2: lock every write), which only serialises it against the plugin's locked writes. Every
  * kept line is kept byte for byte (the plugin drops blank lines only).
  */
-export async function appendRejectedEdit(projectDir: string, record: RejectedEdit, options: { backup: BackupPlace; lockWaitMs?: number | undefined }): Promise<TransactionOutcome> {
+export async function appendRejectedEdit(projectDir: string, record: RejectedEdit, options: { backup: BackupPlace; lockWaitMs?: number | undefined; workspace: readonly string[] }): Promise<TransactionOutcome> {
   const swarm = path.join(projectDir, '.swarm');
   const file = path.join(swarm, 'skills', 'rejected-edits.jsonl');
   const outcome = await runTransaction({
     locks: [swarm],
+    workspace: options.workspace,
     files: [file],
     backup: options.backup,
     check: () => undefined,

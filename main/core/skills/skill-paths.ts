@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { escapeOf, realLocation } from '../stores/containment';
 import { SKILL_SLUG } from '../stores/schemas/skills';
 
 /** The plugin's slug sanitiser (docs/plugin-formats.md#skill-slugs): lower-case, runs outside [a-z0-9-] to `-`, collapse, strip, truncate. */
@@ -59,31 +60,25 @@ export function skillPaths(projectDir: string, slug: string): SkillPaths {
 
 export const isInside = (root: string, target: string): boolean => target === root || target.startsWith(root + path.sep);
 
-/** realpath of the deepest existing ancestor of `target`, plus the part that does not exist yet. */
-function resolveExisting(target: string): string {
-  let existing = target;
-  const rest: string[] = [];
-  while (!fs.existsSync(existing)) {
-    const parent = path.dirname(existing);
-    if (parent === existing) break;
-    rest.unshift(path.basename(existing));
-    existing = parent;
-  }
-  return path.join(fs.realpathSync(existing), ...rest);
+/** Why `target` leads out of `root`, naming the symlink that takes it there (the read side's rule, stores/containment.ts). */
+function leavesRoot(projectDir: string, root: string, target: string, what: string): string {
+  const escape = escapeOf(target, [root]);
+  const link = escape ? path.relative(projectDir, escape.link) || escape.link : path.relative(projectDir, target);
+  return `${what}: ${link} is a symlink leading outside ${path.relative(projectDir, root) || 'the project'} (it leads to ${escape?.target ?? realLocation(target)})`;
 }
 
 /**
  * Refuses a write whose target, after following every symlink that exists, leaves
  * `<project>/.opencode/skills/generated/` (or whose generated folder itself leaves the project).
- * Returns null when the target is confined, else the reason.
+ * Returns null when the target is confined, else the reason, naming the link and where it leads.
  */
 export function confinementProblem(projectDir: string, target: string): string | null {
   const project = fs.realpathSync(projectDir);
   const root = path.join(project, '.opencode', 'skills', 'generated');
-  const realRoot = resolveExisting(root);
-  if (!isInside(project, realRoot)) return `${GENERATED_REL} resolves outside the project (${realRoot})`;
-  const realTarget = resolveExisting(target);
-  if (!isInside(realRoot, realTarget) || realTarget === realRoot) return `target ${path.relative(project, target)} resolves outside ${GENERATED_REL} (${realTarget})`;
+  const realRoot = realLocation(root);
+  if (!isInside(project, realRoot)) return leavesRoot(project, project, root, `${GENERATED_REL} resolves outside the project`);
+  const realTarget = realLocation(target);
+  if (!isInside(realRoot, realTarget) || realTarget === realRoot) return leavesRoot(project, realRoot, target, `target ${path.relative(project, target)} resolves outside ${GENERATED_REL}`);
   return null;
 }
 
@@ -91,13 +86,13 @@ export function confinementProblem(projectDir: string, target: string): string |
 export function proposalProblem(projectDir: string, proposal: string): string | null {
   try {
     const info = fs.lstatSync(proposal);
-    if (info.isSymbolicLink()) return `proposal ${path.relative(projectDir, proposal)} is a symlink; refusing to follow it`;
+    if (info.isSymbolicLink()) return `proposal ${path.relative(projectDir, proposal)} is a symlink (to ${fs.readlinkSync(proposal)}); refusing to follow it`;
     if (!info.isFile()) return `proposal ${path.relative(projectDir, proposal)} is not a file`;
   } catch {
     return null;
   }
-  const real = resolveExisting(path.dirname(proposal));
-  if (!isInside(fs.realpathSync(projectDir), real)) return `.swarm/skills/proposals resolves outside the project (${real})`;
+  const project = fs.realpathSync(projectDir);
+  const real = realLocation(path.dirname(proposal));
+  if (!isInside(project, real)) return leavesRoot(project, project, path.dirname(proposal), '.swarm/skills/proposals resolves outside the project');
   return null;
 }
-

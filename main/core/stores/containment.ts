@@ -34,15 +34,60 @@ function realRoots(roots: readonly string[]): string[] {
 
 const inside = (real: string, root: string) => real === root || real.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
 
-/** Where `file` really leads when that is outside every root; null when inside (or not there). */
-export function outsideTarget(file: string, roots: readonly string[]): string | null {
-  let real: string;
+const isLink = (file: string): boolean => {
   try {
-    real = fs.realpathSync(file);
+    return fs.lstatSync(file).isSymbolicLink();
   } catch {
-    return null; // missing or unreadable: the reader says so
+    return false;
   }
-  return realRoots(roots).some((root) => inside(real, root)) ? null : real;
+};
+
+/**
+ * Where `file` really is: the realpath of its nearest existing ancestor joined with the part that
+ * does not exist yet (a file a write is about to create lands there). A dangling symlink is
+ * followed to where it points, so a link to a not-yet-existing file outside is still outside.
+ */
+export function realLocation(file: string, depth = 0): string {
+  let existing = path.resolve(file);
+  const rest: string[] = [];
+  for (;;) {
+    try {
+      return path.join(fs.realpathSync(existing), ...rest);
+    } catch {
+      if (isLink(existing) && depth < 40) return path.join(realLocation(path.resolve(path.dirname(existing), fs.readlinkSync(existing)), depth + 1), ...rest);
+      const parent = path.dirname(existing);
+      if (parent === existing) return path.join(existing, ...rest);
+      rest.unshift(path.basename(existing));
+      existing = parent;
+    }
+  }
+}
+
+/** The symlink through which `file` leads out of every root, and where it really leads. */
+export interface Escape {
+  /** The path that is a symlink: the file itself or a folder on its way (or the file, if no link is to blame). */
+  link: string;
+  target: string;
+}
+
+/**
+ * THE containment rule, for readers and human-only writes alike: a path is inside when it really
+ * resolves inside one of `roots` (the project, the plugin's data folder, the link store). Symlinks
+ * that stay inside, such as the plugin's own link symlinks, pass.
+ */
+export function escapeOf(file: string, roots: readonly string[]): Escape | null {
+  const target = realLocation(file);
+  if (realRoots(roots).some((root) => inside(target, root))) return null;
+  for (let at = path.resolve(file); ; at = path.dirname(at)) {
+    if (isLink(at)) return { link: at, target };
+    if (path.dirname(at) === at) return { link: path.resolve(file), target };
+  }
+}
+
+/** Where `file` really leads when that is outside every root; null when inside (or not there: the reader says so). */
+export function outsideTarget(file: string, roots: readonly string[]): string | null {
+  if (!fs.existsSync(file)) return null;
+  return escapeOf(file, roots)?.target ?? null;
 }
 
 export const outsideMessage = (file: string, target: string) => `${file} is a symlink outside the workspace — not read (it leads to ${target})`;

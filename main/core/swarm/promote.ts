@@ -16,6 +16,8 @@ import { runTransaction, withAppended } from '../human/write/transaction';
 import { knowledgeFamily, str, SWARM_PROMOTE_OP } from './swarm-store';
 import { PROMOTED_DIRECTIVE_FIELDS } from '../rules/directive-fields';
 import { refuseImportedStores } from '../stores/imported';
+import { workspaceRoots } from '../stores/containment';
+import { refuseOutsideWorkspace } from '../human/write/containment';
 
 type Preview = z.infer<typeof SwarmPreview>;
 type Result = z.infer<typeof WriteResult>;
@@ -61,6 +63,7 @@ function refuseDuplicate(hive: StoreSnapshot, lesson: string): void {
 
 export async function previewSwarmPromote(services: HumanServices, caller: CallerContext, paths: WorkspacePaths, id: string): Promise<Preview> {
   refuseImportedStores(paths, knowledgeFamily(paths).knowledge, hivePaths(paths.hiveDir).store);
+  refuseOutsideWorkspace(workspaceRoots(paths), [knowledgeFamily(paths).knowledge, hivePaths(paths.hiveDir).store]);
   const line = source(paths, id);
   const hive = hivePaths(paths.hiveDir);
   const store = readStoreSnapshot(hive.store);
@@ -112,7 +115,8 @@ export function commitSwarmPromote(services: HumanServices, caller: CallerContex
     const outcome = await runTransaction({
       locks: [family.dir, hive.dataDir],
       files: [hive.store, family.knowledge],
-      backup: { root: path.join(services.paths.dir, 'backups'), name: backupName(new Date(), token12), manifest: { manifest_version: 1, op: 'swarm-promote', token12, source_id: id, new_id: newId, hive_path: hive.store, reason, created_at: at } },
+      workspace: workspaceRoots(paths),
+      backup: { root: path.join(services.paths.dir, 'backups'), name: backupName(new Date(), token12), signingKey: services.backupSigningKey(), manifest: { manifest_version: 1, op: 'swarm-promote', token12, source_id: id, new_id: newId, hive_path: hive.store, reason, created_at: at } },
       check,
       plan(s) {
         const line = sourceIn(s);

@@ -15,6 +15,8 @@ import { readStoreSnapshot, withoutLines, withReplacedLines, type StoreLine, typ
 import { runTransaction, withAppended } from '../human/write/transaction';
 import { fileBindings, knowledgeFamily, previousStatuses, str, SWARM_QUARANTINE_OP, SWARM_RESTORE_OP, type KnowledgeFamily } from './swarm-store';
 import { refuseImportedStores } from '../stores/imported';
+import { workspaceRoots } from '../stores/containment';
+import { refuseOutsideWorkspace } from '../human/write/containment';
 
 type Preview = z.infer<typeof SwarmPreview>;
 type Result = z.infer<typeof WriteResult>;
@@ -50,6 +52,7 @@ function result(services: HumanServices, token12: string, backup: string, ids: s
 export async function previewSwarmQuarantine(services: HumanServices, caller: CallerContext, paths: WorkspacePaths, ids: readonly string[]): Promise<Preview> {
   const family = knowledgeFamily(paths);
   refuseImportedStores(paths, family.knowledge, family.quarantined, family.rejected);
+  refuseOutsideWorkspace(workspaceRoots(paths), [family.knowledge, family.quarantined, family.rejected]);
   const knowledge = readStoreSnapshot(family.knowledge);
   const selected = selectExact(knowledge, ids);
   const minted = await services.preview(caller, {
@@ -89,7 +92,8 @@ export function commitSwarmQuarantine(services: HumanServices, caller: CallerCon
     const outcome = await runTransaction({
       locks: [family.dir],
       files: [family.knowledge, family.quarantined, family.rejected],
-      backup: { root: backupRoot(services), name, manifest: { manifest_version: 1, op: 'swarm-quarantine', token12, store_dir: family.dir, tier: family.tier, link_id: family.linkId, ids: payload.ids, reason, created_at: at } },
+      workspace: workspaceRoots(paths),
+      backup: { root: backupRoot(services), name, signingKey: services.backupSigningKey(), manifest: { manifest_version: 1, op: 'swarm-quarantine', token12, store_dir: family.dir, tier: family.tier, link_id: family.linkId, ids: payload.ids, reason, created_at: at } },
       check,
       plan(s) {
         const knowledge = s.get(family.knowledge) as StoreSnapshot;
@@ -173,6 +177,7 @@ export async function previewSwarmRestore(services: HumanServices, caller: Calle
   if (new Set(ids).size !== ids.length) throw new ConsoleError('invalid_input', 'Each id may be selected once.');
   const family = knowledgeFamily(paths);
   refuseImportedStores(paths, family.knowledge, family.quarantined, family.rejected);
+  refuseOutsideWorkspace(workspaceRoots(paths), [family.knowledge, family.quarantined, family.rejected, family.events]);
   const knowledge = readStoreSnapshot(family.knowledge);
   const quarantine = readStoreSnapshot(family.quarantined);
   const plan = planRestore(family, knowledge, quarantine, ids);
@@ -220,7 +225,9 @@ export function commitSwarmRestore(services: HumanServices, caller: CallerContex
     const outcome = await runTransaction({
       locks: [family.dir],
       files: [family.knowledge, family.quarantined, family.rejected],
-      backup: { root: backupRoot(services), name: backupName(new Date(), token12), manifest: { manifest_version: 1, op: 'swarm-restore', token12, store_dir: family.dir, tier: family.tier, link_id: family.linkId, ids: payload.ids, reason, created_at: at } },
+      reads: [family.events],
+      workspace: workspaceRoots(paths),
+      backup: { root: backupRoot(services), name: backupName(new Date(), token12), signingKey: services.backupSigningKey(), manifest: { manifest_version: 1, op: 'swarm-restore', token12, store_dir: family.dir, tier: family.tier, link_id: family.linkId, ids: payload.ids, reason, created_at: at } },
       check,
       plan(s) {
         const { knowledge, quarantine, rejected } = snapshots(s);

@@ -1,12 +1,14 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { signManifest } from './backup-signature';
 import { observeStep } from './pause-points';
 import { sha256Hex } from './store-snapshot';
 
 /**
  * Backups written and hash-verified BEFORE any change to a store: each file's exact bytes plus a
- * `manifest.json` naming their sha256. A backup that does not read back identically is removed
+ * `manifest.json` naming their sha256, signed with this install's key (backup-signature.ts; null
+ * only where a test recreates a backup from before signing). A backup that does not read back identically is removed
  * and the write aborts. `result.json` is added after the commit (or rollback) says what happened.
  */
 class BackupVerifyError extends Error {
@@ -24,7 +26,7 @@ export interface WrittenBackup {
   files: Record<string, string>;
 }
 
-export function writeBackup(rootDir: string, name: string, files: Record<string, Buffer>, manifest: Record<string, unknown>): WrittenBackup {
+export function writeBackup(rootDir: string, name: string, files: Record<string, Buffer>, manifest: Record<string, unknown>, signingKey: Buffer | null): WrittenBackup {
   const dir = path.join(rootDir, name);
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const hashes: Record<string, string> = {};
@@ -33,7 +35,8 @@ export function writeBackup(rootDir: string, name: string, files: Record<string,
       fs.writeFileSync(path.join(dir, file), bytes, { mode: 0o600 });
       hashes[file] = sha256Hex(bytes);
     }
-    const manifestText = `${JSON.stringify({ ...manifest, files: hashes }, null, 2)}\n`;
+    const complete = { ...manifest, files: hashes };
+    const manifestText = `${JSON.stringify(signingKey ? signManifest(complete, signingKey) : complete, null, 2)}\n`;
     fs.writeFileSync(path.join(dir, 'manifest.json'), manifestText, { mode: 0o400 });
     observeStep('backup-written', dir);
     const problems = verifyBackupFiles(dir, hashes);

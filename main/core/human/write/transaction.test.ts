@@ -21,7 +21,8 @@ function setup() {
   const spec = (files: string[]): TransactionSpec => ({
     locks: [store],
     files,
-    backup: { root: path.join(root, 'backups'), name: 'b1', manifest: {} },
+    workspace: [root],
+    backup: { root: path.join(root, 'backups'), name: 'b1', manifest: {}, signingKey: Buffer.alloc(32, 7) },
     check: () => undefined,
     plan: (s) => new Map(files.map((f) => [f, withAppended(s.get(f)?.bytes ?? Buffer.alloc(0), ['{"id":"new"}'])])),
     lockWaitMs: 1_000,

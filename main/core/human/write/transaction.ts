@@ -4,7 +4,7 @@ import { CommitAbort } from '../runner';
 import { TokenRefusal } from '../tokens';
 import { appendLines, replaceFile } from './atomic-write';
 import { writeBackup, writeResult, type WrittenBackup } from './backup';
-import { containmentProblem } from './containment';
+import { firstContainmentProblem, type Containment } from './containment';
 import { withStoreLocks } from './multi-lock';
 import { pausePoint } from './pause-points';
 import { restoreWritten, type RestoreOutcome } from './restore';
@@ -15,10 +15,13 @@ import { readStoreSnapshot, sha256Hex, type StoreSnapshot } from './store-snapsh
  * THE write protocol: every human-only command that changes a plugin store (hive quarantine and
  * rollback, swarm/link quarantine and restore, promote, skill apply/reject) goes through here.
  *
- * 1. every file must lie inside a locked store directory (or a named unlocked root), not through
- *    a symlink; read every file; `check` the token's bindings against them (outside the lock);
- * 2. back up every file (hash-verified, before any change), plus any `extra` backup files;
- * 3. take every lock (one global order), require every file to be byte-identical to its backup
+ * 1. every file, every log it appends to and a backup kept in the workspace must obey the read
+ *    side's containment rule (containment.ts), and every rewritten file must lie inside a locked
+ *    store directory (or a named unlocked root), not through a symlink; read every file; `check`
+ *    the token's bindings against them (outside the lock);
+ * 2. back up every file (hash-verified, signed, before any change), plus any `extra` backup files;
+ * 3. take every lock (one global order), check containment again (a symlink swapped in while the
+ *    console waited is refused), require every file to be byte-identical to its backup
  *    (else `check` again for a precise refusal, or abort `store_changed`), `check` again;
  * 4. write each planned file by temp + rename (`plan` returns complete new bytes, or null to
  *    remove; build them with `withoutLines`/`withAppended` so untouched lines stay byte for byte),
@@ -32,6 +35,10 @@ export type Snapshots = ReadonlyMap<string, StoreSnapshot>;
 export interface TransactionSpec {
   /** Store directories whose plugin locks (`<dir>.lock`) the commit holds while it writes. */
   locks: readonly string[];
+  /** The workspace roots (`workspaceRoots`): nothing the commit reads or writes may lead out of them. */
+  workspace: readonly string[];
+  /** Files the commit reads but does not write (e.g. an event log for previous statuses): the workspace rule only. */
+  reads?: readonly string[];
   /** Folders a file may lie in without a lock of its own (skill files the plugin writes unlocked). */
   unlockedRoots?: readonly string[];
   /** Every file the commit may write, and those it reads and needs unchanged (all backed up). */
@@ -44,10 +51,12 @@ export interface TransactionSpec {
     manifest: Record<string, unknown> | ((before: Snapshots) => Record<string, unknown>);
     /** More files for the backup folder (e.g. the selected lines on their own). */
     extra?: (before: Snapshots) => Record<string, Buffer>;
+    /** Signs manifest.json (`HumanServices.backupSigningKey()`): rollback trusts only what verifies. */
+    signingKey: Buffer;
   };
   check(snapshots: Snapshots): void;
   plan(snapshots: Snapshots): Map<string, Buffer | null>;
-  /** Whole lines for append-only logs, written after every rename (not restored on failure). */
+  /** Whole lines for append-only logs, written after every rename (not restored on failure); computed from the snapshots before any write. */
   append?(snapshots: Snapshots): { file: string; lines: string[] }[];
   /** Whether a written file reads back as planned (default: it starts with the planned bytes). */
   readsBack?(file: string, planned: Buffer | null, after: StoreSnapshot): boolean;
@@ -70,6 +79,8 @@ export interface TransactionOutcome {
   restore: RestoreOutcome | null;
   messages: string[];
 }
+
+const isLexicallyInside = (root: string, target: string): boolean => target === root || target.startsWith(root + path.sep);
 
 const readAll = (files: readonly string[]) => new Map(files.map((file) => [file, readStoreSnapshot(file)]));
 
@@ -100,20 +111,27 @@ function takeBackup(spec: TransactionSpec, before: Snapshots): WrittenBackup {
   for (const [file, snapshot] of before) if (snapshot.exists) files[nameOf(file)] = snapshot.bytes;
   const manifest = typeof spec.backup.manifest === 'function' ? spec.backup.manifest(before) : spec.backup.manifest;
   try {
-    return writeBackup(spec.backup.root, spec.backup.name, { ...files, ...(spec.backup.extra?.(before) ?? {}) }, { ...manifest, absent_files: [...before].filter(([, s]) => !s.exists).map(([file]) => nameOf(file)) });
+    return writeBackup(spec.backup.root, spec.backup.name, { ...files, ...(spec.backup.extra?.(before) ?? {}) }, { ...manifest, absent_files: [...before].filter(([, s]) => !s.exists).map(([file]) => nameOf(file)) }, spec.backup.signingKey);
   } catch (error) {
     throw new CommitAbort('backup_verify_failed', (error as Error).message);
   }
 }
 
 export async function runTransaction(spec: TransactionSpec): Promise<TransactionOutcome> {
-  const roots = [...spec.locks, ...(spec.unlockedRoots ?? [])];
-  for (const file of spec.files) {
-    const problem = containmentProblem(file, roots);
+  const rewritten: Containment = { workspace: spec.workspace, writable: [...spec.locks, ...(spec.unlockedRoots ?? [])] };
+  // A backup kept in the plugin's data folder (the hive's quarantine-backups/) is part of the
+  // workspace and obeys its rule; the console's own user-data backups are not.
+  const backupDir = path.join(spec.backup.root, spec.backup.name);
+  const backupInWorkspace = spec.workspace.some((root) => isLexicallyInside(path.resolve(root), path.resolve(backupDir)));
+  const contained = (logs: readonly string[]) => {
+    const problem = firstContainmentProblem(spec.files, rewritten) ?? firstContainmentProblem([...(spec.reads ?? []), ...logs, ...(backupInWorkspace ? [spec.backup.root, backupDir] : [])], { workspace: spec.workspace });
     if (problem) throw new CommitAbort('outside_store', `${problem} Nothing was changed.`);
-  }
+  };
+  contained([]);
   const before = readAll(spec.files);
   spec.check(before);
+  const appends = spec.append?.(before) ?? [];
+  contained(appends.map((a) => a.file));
   const backup = takeBackup(spec, before);
   await pausePoint('after-backup');
 
@@ -125,6 +143,7 @@ export async function runTransaction(spec: TransactionSpec): Promise<Transaction
       spec.locks,
       async (lock) => {
         await pausePoint('holding-lock');
+        contained(appends.map((a) => a.file));
         // Identical bytes prove every binding at once; only a difference needs the slow per-line reasons.
         for (const [file, was] of before) {
           if (liveSha(file) === (was.exists ? was.fingerprint.file_sha256 : null)) continue;
@@ -146,7 +165,7 @@ export async function runTransaction(spec: TransactionSpec): Promise<Transaction
         }
         await pausePoint('after-rename');
         await pausePoint('before-audit');
-        for (const { file, lines } of spec.append?.(before) ?? []) {
+        for (const { file, lines } of appends) {
           try {
             appendLines(file, lines);
           } catch (error) {

@@ -1,4 +1,4 @@
-import { For, Show, type JSX } from 'solid-js';
+import { createSignal, For, Show, type JSX } from 'solid-js';
 import type { Output } from '../../../../shared/contract';
 import type { Query } from '../../state/query';
 import { ConfirmBox } from '../../components/ConfirmBox';
@@ -18,10 +18,25 @@ function RollbackPlan(props: { preview: RollbackPreview }): JSX.Element {
             ? 'the hive changed since; the missing lines are added back at its end.'
             : 'every entry is already back; nothing would change.'}
       </p>
+      <Show when={props.preview.trust !== 'signed'}>
+        <p class="warn" data-testid="rollback-trust">
+          This backup is {props.preview.trustLabel}: its lines were not necessarily ever in the hive. Read every lesson below before rolling back.
+        </p>
+      </Show>
       <p>
-        Restore: <span class="mono">{props.preview.restore.map((r) => r.id).join(', ') || 'none'}</span>. Already identical:{' '}
+        Puts back {props.preview.restore.length || 'no'} {props.preview.restore.length === 1 ? 'line' : 'lines'}. Already identical:{' '}
         <span class="mono">{props.preview.skippedIdentical.join(', ') || 'none'}</span>.
       </p>
+      {/* Lesson text is store text: rendered as text nodes only. */}
+      <ul class="rollback-lines" data-testid="rollback-lines">
+        <For each={props.preview.restore}>
+          {(line) => (
+            <li>
+              <span class="mono">{line.id}</span>: {line.lesson || '(no lesson text)'}
+            </li>
+          )}
+        </For>
+      </ul>
       <Show when={props.preview.collisions.length}>
         <p class="error" data-testid="rollback-collisions">
           Collision: {props.preview.collisions.map((c) => `${c.id} is in the hive with different content`).join('; ')}. The rollback will refuse and change nothing.
@@ -37,6 +52,9 @@ function RollbackPlan(props: { preview: RollbackPreview }): JSX.Element {
 /** Quarantine backups with their manifests and results (read-only), and rollback of one of them. */
 export function BackupsPanel(props: { status: Query<Output<'hive.quarantine.status'>>; rollback: HumanFlow; mode: 'dialog' | 'code' | 'none'; disabled: string | null }): JSX.Element {
   const flow = props.rollback;
+  // The separate, explicit choice for a backup this console did not sign: one checkbox per backup, off by default.
+  const [allowed, setAllowed] = createSignal<ReadonlySet<string>>(new Set());
+  const toggle = (name: string, on: boolean) => setAllowed((was) => (on ? new Set([...was, name]) : new Set([...was].filter((n) => n !== name))));
   return (
     <section class="backups-panel" data-testid="backups-panel">
       <h3>Backups and rollback</h3>
@@ -71,6 +89,13 @@ export function BackupsPanel(props: { status: Query<Output<'hive.quarantine.stat
             <p class="muted">
               Sidecar <span class="mono">shared-learnings-quarantined.jsonl</span>: {status().sidecarEntries} entries.
             </p>
+            <For each={status().notes}>
+              {(note) => (
+                <p class="error" data-testid="backups-note">
+                  {note}
+                </p>
+              )}
+            </For>
             <table class="plain">
               <thead>
                 <tr>
@@ -79,11 +104,12 @@ export function BackupsPanel(props: { status: Query<Output<'hive.quarantine.stat
                   <th>Ids</th>
                   <th>Reason</th>
                   <th>Files</th>
+                  <th>Made by</th>
                   <th />
                 </tr>
               </thead>
               <tbody>
-                <For each={status().backups} fallback={<tr><td colSpan={6} class="muted">No quarantine backups yet.</td></tr>}>
+                <For each={status().backups} fallback={<tr><td colSpan={7} class="muted">No quarantine backups yet.</td></tr>}>
                   {(backup) => (
                     <tr data-testid="backup-row">
                       <td class="mono">{backup.name}</td>
@@ -94,9 +120,26 @@ export function BackupsPanel(props: { status: Query<Output<'hive.quarantine.stat
                       <td class="mono">{backup.ids.join(', ')}</td>
                       <td>{backup.reason ?? ''}</td>
                       <td>{backup.verified ? 'verified' : <span class="error">{backup.problems.join('; ')}</span>}</td>
+                      <td data-testid="backup-trust" class={backup.trust === 'signed' ? '' : 'warn'}>
+                        {backup.trustLabel}
+                        <Show when={backup.trust === 'foreign' && backup.verified}>
+                          <p class="muted small">{backup.problems.join('; ')}</p>
+                        </Show>
+                      </td>
                       <td>
                         <Show when={backup.token12 && backup.state !== 'rolled_back'}>
-                          <button type="button" data-testid="rollback-start" disabled={props.mode === 'none' || flow.busy()} title={props.disabled ?? ''} onClick={() => void flow.start({ token: backup.token12 })}>
+                          <Show when={backup.trust !== 'signed'}>
+                            <label class="small">
+                              <input type="checkbox" data-testid="rollback-allow-unsigned" checked={allowed().has(backup.name)} onChange={(e) => toggle(backup.name, e.currentTarget.checked)} /> Roll back although this console did not sign it
+                            </label>
+                          </Show>
+                          <button
+                            type="button"
+                            data-testid="rollback-start"
+                            disabled={props.mode === 'none' || flow.busy()}
+                            title={props.disabled ?? ''}
+                            onClick={() => void flow.start(backup.trust === 'signed' ? { token: backup.token12 } : { token: backup.token12, allowUnsigned: allowed().has(backup.name) })}
+                          >
                             Roll back…
                           </button>
                         </Show>
