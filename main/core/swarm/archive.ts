@@ -14,7 +14,9 @@ import { backupName } from '../human/write/backup';
 import { readStoreSnapshot, withReplacedLines, type StoreLine, type StoreSnapshot } from '../human/write/store-snapshot';
 import { runTransaction, withAppended } from '../human/write/transaction';
 import { refuseImportedStores } from '../stores/imported';
-import { finish } from './quarantine-restore';
+import { workspaceRoots } from '../stores/containment';
+import { refuseOutsideWorkspace } from '../human/write/containment';
+import { backupRoot, finish } from './quarantine-restore';
 import { knowledgeFamily, str, SWARM_ARCHIVE_OP, type KnowledgeFamily } from './swarm-store';
 
 type Preview = z.infer<typeof SwarmPreview>;
@@ -55,6 +57,7 @@ const effects = (family: KnowledgeFamily, count: number) => [
 export async function previewSwarmArchive(services: HumanServices, caller: CallerContext, paths: WorkspacePaths, ids: readonly string[]): Promise<Preview> {
   const family = knowledgeFamily(paths);
   refuseImportedStores(paths, family.knowledge, family.events);
+  refuseOutsideWorkspace(workspaceRoots(paths), [family.knowledge, family.events]);
   const knowledge = readStoreSnapshot(family.knowledge);
   const selected = select(knowledge, ids);
   const minted = await services.preview(caller, {
@@ -87,7 +90,8 @@ export function commitSwarmArchive(services: HumanServices, caller: CallerContex
     const outcome = await runTransaction({
       locks: [family.dir],
       files: [family.knowledge, family.events],
-      backup: { root: path.join(services.paths.dir, 'backups'), name: backupName(new Date(), token12), manifest: { manifest_version: 1, op: 'swarm-archive', token12, store_dir: family.dir, tier: family.tier, link_id: family.linkId, ids: payload.ids, reason, created_at: at } },
+      workspace: workspaceRoots(paths),
+      backup: { root: backupRoot(services), name: backupName(new Date(), token12), signingKey: services.backupSigningKey(), manifest: { manifest_version: 1, op: 'swarm-archive', token12, store_dir: family.dir, tier: family.tier, link_id: family.linkId, ids: payload.ids, reason, created_at: at } },
       check(s) {
         const knowledge = s.get(family.knowledge) as StoreSnapshot;
         checkLiveBindings(payload, { target: knowledge.path, store: knowledge.fingerprint, lineShasOf: (id) => (knowledge.byId.get(id) ?? []).map((l) => l.sha256), bind: {} }, token12);

@@ -24,7 +24,7 @@ type Result = z.infer<typeof WriteResult>;
 const QUARANTINE_FIELDS = ['quarantine_reason', 'quarantined_at', 'reported_by', 'original_status', 'status'] as const;
 const IN_PLACE = new Set(['archived', 'quarantined']);
 
-const backupRoot = (services: HumanServices) => path.join(services.paths.dir, 'backups');
+export const backupRoot = (services: HumanServices) => path.join(services.paths.dir, 'backups');
 
 function entryView(line: StoreLine, from: 'active' | 'quarantined' | 'archived', restoreTo: string | null) {
   return { id: line.id as string, from, status: str(line.value?.status), restoreTo, lineSha256: line.sha256, lesson: str(line.value?.lesson) ?? '' };
