@@ -21,7 +21,7 @@ interface FlowControls {
  * The human-only decisions on one skill: apply (options: evaluate, force), reject with a reason,
  * retire. Each is preview → the person's confirmation (dialog or terminal code) → result.
  */
-export function DecisionPanel(props: { item: Pick<SkillItem, 'slug' | 'kind'>; start?: Decision | null; onDone: () => void }): JSX.Element {
+export function DecisionPanel(props: { item: Pick<SkillItem, 'slug' | 'kind'>; start?: Decision | null; onDone: () => void; onApplied?: (slug: string) => void }): JSX.Element {
   let root: HTMLElement | undefined;
   const api = useApi();
   const availability = createQuery('human.availability', () => ({}));
@@ -37,6 +37,10 @@ export function DecisionPanel(props: { item: Pick<SkillItem, 'slug' | 'kind'>; s
   // When a confirmation opens, the reason field takes the keyboard (the review queue is keyboard-first).
   createEffect(() => {
     if (apply.preview() || reject.preview() || retire.preview()) queueMicrotask(() => root?.querySelector<HTMLTextAreaElement>('[data-testid="confirm-reason"]')?.focus());
+  });
+  // An applied draft no longer exists as a proposal: the view shows where it went instead of re-reading it.
+  createEffect(() => {
+    if (apply.result()?.state === 'committed') props.onApplied?.(props.item.slug);
   });
   if (props.start === 'apply') void startApply();
   if (props.start === 'reject') void reject.start({ slug: props.item.slug });
@@ -80,8 +84,9 @@ export function DecisionPanel(props: { item: Pick<SkillItem, 'slug' | 'kind'>; s
         </p>
       </Show>
 
-      <Show when={apply.preview()}>
-        {(p) => (
+      {/* Previews and results are keyed: children get the value, never a narrowed accessor that a commit can leave stale. */}
+      <Show when={apply.preview()} keyed>
+        {(preview) => { const p = () => preview; return (
           <div class="decision-preview" data-testid="apply-confirmation">
             <h4>{p().title}</h4>
             <Show when={p().plan.force}>
@@ -115,10 +120,10 @@ export function DecisionPanel(props: { item: Pick<SkillItem, 'slug' | 'kind'>; s
             </p>
             {confirm(apply, p().plan.refusal ? 'Run skill_apply anyway' : 'Apply the draft')}
           </div>
-        )}
+        ); }}
       </Show>
-      <Show when={reject.preview()}>
-        {(p) => (
+      <Show when={reject.preview()} keyed>
+        {(preview) => { const p = () => preview; return (
           <div class="decision-preview" data-testid="reject-confirmation">
             <h4>Reject the draft {p().slug}</h4>
             <p>
@@ -129,21 +134,21 @@ export function DecisionPanel(props: { item: Pick<SkillItem, 'slug' | 'kind'>; s
             </Show>
             {confirm(reject, 'Reject the draft')}
           </div>
-        )}
+        ); }}
       </Show>
-      <Show when={retire.preview()}>
-        {(p) => (
+      <Show when={retire.preview()} keyed>
+        {(preview) => { const p = () => preview; return (
           <div class="decision-preview" data-testid="retire-confirmation">
             <h4>Retire {p().slug}</h4>
             <p>Writes {p().markerPath} ({'{'}retiredAt, reason{'}'}, your reason); {p().activePath} stays and the plugin hides the skill.</p>
             {confirm(retire, 'Retire the skill')}
           </div>
-        )}
+        ); }}
       </Show>
-      <Show when={apply.result() ?? reject.result() ?? retire.result()}>
+      <Show when={apply.result() ?? reject.result() ?? retire.result()} keyed>
         {(r) => (
           <DecisionResult
-            result={r() as never}
+            result={r as never}
             onClose={() => {
               apply.clearResult();
               reject.clearResult();

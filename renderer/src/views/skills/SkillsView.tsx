@@ -1,8 +1,9 @@
-import { For, Show, type JSX } from 'solid-js';
+import { createSignal, For, Show, type JSX } from 'solid-js';
 import './skills.css';
 import type { QueueItem } from '../../../../shared/contract/skills';
 import { freshQuery } from '../../state/query';
 import { useRouter } from '../../state/router-context';
+import { formatHash } from '../../state/route';
 import type { SkillItem } from '../../../../shared/contract/skills';
 import { CuratorPanel } from './CuratorPanel';
 import { DecisionPanel } from './DecisionPanel';
@@ -33,8 +34,11 @@ export function SkillsView(): JSX.Element {
   const tab = (): TabId => (TABS.some((t) => t.id === params().tab) ? (params().tab as TabId) : 'queue');
   const at = () => (params().at === 'active' ? 'active' : 'proposal');
   const pane = (): PaneId => (PANES.some((p) => p.id === params().pane) ? (params().pane as PaneId) : 'rendered');
+  // Drafts applied in this view: the proposal file is gone, so its pane says where the skill went rather than re-reading a slug that no longer exists.
+  const [applied, setApplied] = createSignal<ReadonlySet<string>>(new Set());
+  const appliedHere = () => at() === 'proposal' && !!params().slug && applied().has(params().slug as string);
   const overview = freshQuery(SKILL_STORES, 'skills.overview', () => (tab() === 'skills' || tab() === 'improver' || tab() === 'candidates' ? {} : false));
-  const detail = freshQuery(SKILL_STORES, 'skills.detail', () => (tab() === 'skills' && params().slug ? { slug: params().slug as string, kind: at() } : false));
+  const detail = freshQuery(SKILL_STORES, 'skills.detail', () => (tab() === 'skills' && params().slug && !appliedHere() ? { slug: params().slug as string, kind: at() } : false));
   const curator = freshQuery(SKILL_STORES, 'curator.overview', () => (tab() === 'curator' ? {} : false));
   const openEntry = (id: string, tier: string | null) => router.go('knowledge', { open: id, ...(tier ? { openTier: tier } : {}) });
   // The selected item's kind from the list (drafts offer apply/reject, active skills retire).
@@ -85,16 +89,29 @@ export function SkillsView(): JSX.Element {
             <div class="skill-right">
               {/* Keyed on the selection, not on the data: a refetch after a decision keeps its confirmation and result on screen. */}
               <Show when={`${at()}:${params().slug}`} keyed>
-                {(key) => <DecisionPanel item={{ slug: key.slice(key.indexOf(':') + 1), get kind() { return kindOf(key); } }} onDone={refresh} />}
+                {(key) => <DecisionPanel item={{ slug: key.slice(key.indexOf(':') + 1), get kind() { return kindOf(key); } }} onDone={refresh} onApplied={(slug) => setApplied(new Set([...applied(), slug]))} />}
               </Show>
-              <Loaded query={detail}>
-                {(value) => (
-                  // A refetch keeps the previous skill until the new one arrives: never show one slug's text under another's selection.
-                  <Show when={value.item.slug === params().slug} fallback={<p class="muted">Loading…</p>}>
-                    <SkillReview detail={value} pane={pane()} onPane={(p) => router.setParams({ pane: p })} onOpenEntry={openEntry} />
-                  </Show>
-                )}
-              </Loaded>
+              <Show
+                when={!appliedHere()}
+                fallback={
+                  <p class="banner ok" data-testid="applied-note">
+                    Applied — the draft is now the active skill{' '}
+                    <a href={formatHash({ area: 'skills', params: { tab: 'skills', kind: 'active', slug: params().slug ?? '', at: 'active' } })} data-testid="applied-link">
+                      {params().slug}
+                    </a>
+                    .
+                  </p>
+                }
+              >
+                <Loaded query={detail}>
+                  {(value) => (
+                    // A refetch keeps the previous skill until the new one arrives: never show one slug's text under another's selection.
+                    <Show when={value.item.slug === params().slug} fallback={<p class="muted">Loading…</p>}>
+                      <SkillReview detail={value} pane={pane()} onPane={(p) => router.setParams({ pane: p })} onOpenEntry={openEntry} />
+                    </Show>
+                  )}
+                </Loaded>
+              </Show>
             </div>
           </Show>
         </div>
