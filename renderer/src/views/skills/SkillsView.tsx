@@ -1,4 +1,4 @@
-import { createSignal, For, Show, type JSX } from 'solid-js';
+import { createEffect, createSignal, For, on, Show, type JSX } from 'solid-js';
 import './skills.css';
 import type { QueueItem } from '../../../../shared/contract/skills';
 import { freshQuery } from '../../state/query';
@@ -6,10 +6,11 @@ import { useRouter } from '../../state/router-context';
 import { formatHash } from '../../state/route';
 import type { SkillItem } from '../../../../shared/contract/skills';
 import { CuratorPanel } from './CuratorPanel';
-import { DecisionPanel } from './DecisionPanel';
+import { DecisionPanel, type Decision } from './DecisionPanel';
 import { CandidatesPanel, ImproverPanel } from './ImproverPanel';
 import { Loaded } from '../../components/Loaded';
 import { parseKinds } from './queue-state';
+import { markCurrentDecided } from './queue-session';
 import { SKILL_STORES } from './skill-stores';
 import { ReviewQueue } from './ReviewQueue';
 import { SkillList } from './SkillList';
@@ -52,10 +53,44 @@ export function SkillsView(): JSX.Element {
     overview.refetch();
     detail.refetch();
   };
+  // An item opened from the queue is a step of its own in the history (Back returns to the queue), keeps the queue's filter, and Esc returns there.
+  const queueParams = (): Record<string, string> => (params().kinds ? { kinds: params().kinds as string } : {});
   const openQueueItem = (item: QueueItem) => {
-    if (item.open.view === 'skills' && item.open.slug) router.setParams({ tab: 'skills', slug: item.open.slug, at: 'proposal', pane: null });
+    if (item.open.view === 'skills' && item.open.slug) router.go('skills', { tab: 'skills', slug: item.open.slug, at: 'proposal', from: 'queue', ...queueParams() });
     else if (item.open.view === 'live') router.go('live');
     else if (item.open.entryId) openEntry(item.open.entryId, item.open.tier);
+  };
+
+  const fromQueue = () => tab() === 'skills' && params().from === 'queue';
+  const backToQueue = () => router.go('skills', { tab: 'queue', ...queueParams() });
+  // a / r on an item opened from the queue start its decision, as in the queue: the panel restarts with it.
+  const [request, setRequest] = createSignal<{ decision: Decision; n: number } | null>(null);
+  let itemPane: HTMLDivElement | undefined;
+  // The opened item takes the keyboard (never <body>), so Esc, a and r work at once.
+  createEffect(
+    on(
+      () => (fromQueue() ? params().slug : undefined),
+      (slug) => {
+        setRequest(null);
+        if (slug) queueMicrotask(() => itemPane?.focus());
+      },
+    ),
+  );
+  const onItemKey = (event: KeyboardEvent) => {
+    if (!fromQueue() || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      backToQueue();
+      return;
+    }
+    const target = event.target as HTMLElement;
+    if (target.closest('input, textarea, select, button, [contenteditable]')) return;
+    const slug = params().slug;
+    const kind = slug ? kindOf(`${at()}:${slug}`) : null;
+    if ((event.key === 'a' || event.key === 'r') && (kind === 'draft' || kind === 'motif')) {
+      event.preventDefault();
+      setRequest({ decision: event.key === 'a' ? 'apply' : 'reject', n: (request()?.n ?? 0) + 1 });
+    }
   };
 
   return (
@@ -86,10 +121,21 @@ export function SkillsView(): JSX.Element {
             )}
           </Loaded>
           <Show when={params().slug} fallback={<p class="muted">Select a draft or a skill to review it.</p>}>
-            <div class="skill-right">
+            <div class="skill-right" tabIndex={-1} ref={itemPane} onKeyDown={onItemKey} data-testid="skill-item">
+              <Show when={fromQueue()}>
+                <p class="muted" data-testid="from-queue">
+                  From the review queue: <kbd>Esc</kbd> back to it at this item · <kbd>a</kbd> apply · <kbd>r</kbd> reject{' '}
+                  <button type="button" data-testid="back-to-queue" onClick={backToQueue}>
+                    Back to the queue
+                  </button>
+                </p>
+              </Show>
               {/* Keyed on the selection, not on the data: a refetch after a decision keeps its confirmation and result on screen. */}
-              <Show when={`${at()}:${params().slug}`} keyed>
-                {(key) => <DecisionPanel item={{ slug: key.slice(key.indexOf(':') + 1), get kind() { return kindOf(key); } }} onDone={refresh} onApplied={(slug) => setApplied(new Set([...applied(), slug]))} />}
+              <Show when={`${at()}:${params().slug}#${request()?.n ?? 0}`} keyed>
+                {(selection) => {
+                  const key = selection.slice(0, selection.lastIndexOf('#'));
+                  return <DecisionPanel item={{ slug: key.slice(key.indexOf(':') + 1), get kind() { return kindOf(key); } }} start={request()?.decision ?? null} onDone={() => (fromQueue() && markCurrentDecided(), refresh())} onApplied={(slug) => setApplied(new Set([...applied(), slug]))} />;
+                }}
               </Show>
               <Show
                 when={!appliedHere()}
