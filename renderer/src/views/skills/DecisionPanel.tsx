@@ -1,4 +1,4 @@
-import { createEffect, createSignal, Show, type JSX } from 'solid-js';
+import { createEffect, createSignal, on, Show, untrack, type JSX } from 'solid-js';
 import type { SkillItem } from '../../../../shared/contract/skills';
 import { useApi } from '../../api/port';
 import { createQuery } from '../../state/query';
@@ -39,9 +39,12 @@ export function DecisionPanel(props: { item: Pick<SkillItem, 'slug' | 'kind'>; s
     if (apply.preview() || reject.preview() || retire.preview()) queueMicrotask(() => root?.querySelector<HTMLTextAreaElement>('[data-testid="confirm-reason"]')?.focus());
   });
   // An applied draft no longer exists as a proposal: the view shows where it went instead of re-reading it.
-  createEffect(() => {
-    if (apply.result()?.state === 'committed') props.onApplied?.(props.item.slug);
-  });
+  // Tracks the result only: what the parent does with it must not re-run this.
+  createEffect(
+    on(apply.result, (result) => {
+      if (result?.state === 'committed') untrack(() => props.onApplied?.(props.item.slug));
+    }),
+  );
   if (props.start === 'apply') void startApply();
   if (props.start === 'reject') void reject.start({ slug: props.item.slug });
 

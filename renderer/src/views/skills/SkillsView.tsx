@@ -134,7 +134,7 @@ export function SkillsView(): JSX.Element {
               <Show when={`${at()}:${params().slug}#${request()?.n ?? 0}`} keyed>
                 {(selection) => {
                   const key = selection.slice(0, selection.lastIndexOf('#'));
-                  return <DecisionPanel item={{ slug: key.slice(key.indexOf(':') + 1), get kind() { return kindOf(key); } }} start={request()?.decision ?? null} onDone={() => (fromQueue() && markCurrentDecided(), refresh())} onApplied={(slug) => setApplied(new Set([...applied(), slug]))} />;
+                  return <DecisionPanel item={{ slug: key.slice(key.indexOf(':') + 1), get kind() { return kindOf(key); } }} start={request()?.decision ?? null} onDone={() => (fromQueue() && markCurrentDecided(), refresh())} onApplied={(slug) => setApplied((before) => new Set([...before, slug]))} />;
                 }}
               </Show>
               <Show
