@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { DEMO_IDS } from '../main/demo/ids';
 import { expect, test } from './fixtures';
+import { expectNoFrameworkText } from './framework-text';
 import { startConsoleInTerminal, type TerminalConsole } from './pty-console';
 
 const sha = (file: string) => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
@@ -38,6 +39,7 @@ test.describe('hive quarantine at a console started from a terminal', () => {
     await page.goto(console_.launchUrl);
     await page.getByRole('link', { name: 'Hive quarantine' }).click();
     await expect(page.getByTestId('human-disabled')).toHaveCount(0);
+    await expect(page.getByTestId('status-confirmations')).toHaveText('Confirmations by a code on the serve terminal');
 
     const picks = page.locator('[data-testid^="pick-"]');
     await expect(picks.first()).toBeVisible({ timeout: 60_000 });
@@ -69,6 +71,10 @@ test.describe('hive quarantine at a console started from a terminal', () => {
     const result = page.getByTestId('write-result');
     await expect(result).toContainText('Quarantined 2 entries');
     await expect(result).toContainText('(verified)');
+    await expect(result).toBeFocused();
+    await expect(page.getByTestId('quarantine-preview')).toHaveCount(0);
+    await expect(page.getByTestId('confirm-box')).toHaveCount(0);
+    await expectNoFrameworkText(page, 'the quarantine');
     const text = fs.readFileSync(store, 'utf8');
     for (const id of ids) expect(text).not.toContain(`"${id}"`);
     const sidecar = fs.readFileSync(path.join(console_.hiveDir, 'shared-learnings-quarantined.jsonl'), 'utf8');
@@ -78,6 +84,11 @@ test.describe('hive quarantine at a console started from a terminal', () => {
     const newest = page.getByTestId('backup-row').first();
     await expect(newest.getByTestId('backup-state')).toHaveText('committed');
     await expect(newest).toContainText('verified');
+    // Cancel leaves a rollback preview without writing anything.
+    await newest.getByTestId('rollback-start').click();
+    await expect(page.getByTestId('rollback-preview')).toContainText('original bytes come back whole');
+    await page.getByTestId('backups-panel').getByRole('button', { name: 'Cancel' }).click();
+    await expect(page.getByTestId('rollback-preview')).toHaveCount(0);
     await newest.getByTestId('rollback-start').click();
     await expect(page.getByTestId('rollback-preview')).toContainText('original bytes come back whole');
     await page.getByTestId('confirm-reason').fill('false alarm');
@@ -87,11 +98,22 @@ test.describe('hive quarantine at a console started from a terminal', () => {
     await expect(page.getByTestId('write-result')).toContainText('byte for byte the store the quarantine backed up');
     expect(sha(store)).toBe(originalSha);
     await expect(page.getByTestId('backup-row').first().getByTestId('backup-state')).toHaveText('rolled_back');
+    // One result state: no spent form under it, nothing from the framework, and Done is the way back.
+    await expect(page.getByTestId('write-result')).toHaveCount(1);
+    await expect(page.getByTestId('write-result').getByRole('heading')).toHaveText('Rolled back');
+    await expect(page.getByTestId('rollback-preview')).toHaveCount(0);
+    await expect(page.getByTestId('confirm-box')).toHaveCount(0);
+    await expect(page.getByTestId('rollback-error')).toHaveCount(0);
+    await expectNoFrameworkText(page, 'the rollback');
+    await page.getByTestId('write-result').getByRole('button', { name: 'Done' }).click();
+    await expect(page.getByTestId('write-result')).toHaveCount(0);
+    await expectNoFrameworkText(page, 'closing the rollback result');
 
     const audit = page.getByTestId('audit-panel');
     await expect(audit.getByTestId('audit-chain')).toContainText('Chain intact');
     const events = await audit.getByTestId('audit-row').evaluateAll((rows) => rows.map((r) => `${r.children[2]?.textContent}:${r.children[4]?.textContent}`).reverse());
-    expect(events).toEqual(['preview:ok', 'confirmation:ok', 'refusal:refused', 'commit:ok', 'preview:ok', 'confirmation:ok', 'rollback:ok']);
+    // The cancelled rollback preview is audited too (a preview that was never confirmed).
+    expect(events).toEqual(['preview:ok', 'confirmation:ok', 'refusal:refused', 'commit:ok', 'preview:ok', 'preview:ok', 'confirmation:ok', 'rollback:ok']);
   });
 
   test('a backup this console did not sign is labelled, refused without its own checkbox, and previewed with the lesson text it would put back', async ({ page }) => {
@@ -136,7 +158,11 @@ test.describe('hive quarantine at a console started from a terminal', () => {
 });
 
 test.describe('hive quarantine at a console started without a terminal', () => {
-  test('shows everything but disables quarantine with the reason, and refuses the calls', async ({ consolePage: page }) => {
+  test('shows everything but disables quarantine with the reason, and refuses the calls', async ({ consolePage: page, consoleHost }) => {
+    // Said from the start, on the terminal and in the status bar, not first when a button is pressed.
+    await expect(page.getByTestId('status-confirmations')).toContainText('off — This console was not started from an interactive terminal');
+    expect(consoleHost.output()).toContain('Human-only commands are off: This console was not started from an interactive terminal');
+    expect(consoleHost.output()).not.toContain('Press Enter');
     await page.getByRole('link', { name: 'Hive quarantine' }).click();
     await expect(page.getByTestId('human-disabled')).toContainText('not started from an interactive terminal');
     await expect(page.locator('[data-testid^="pick-"]').first()).toBeVisible({ timeout: 60_000 });
@@ -170,6 +196,8 @@ test.describe("a project's own knowledge at a console started from a terminal", 
       await detail.getByTestId('confirm-code').fill(await terminal.nextMatch(CODE_LINE, 0));
       await detail.getByTestId('confirm-commit').click();
       await expect(detail.getByTestId('write-result')).toContainText('Quarantined 1 entry of the project');
+      await expect(detail.getByTestId('confirm-box')).toHaveCount(0);
+      await expectNoFrameworkText(page, 'the swarm quarantine');
       expect(terminal.terminal()).toMatch(/Confirm quarantine of 1 entry of the project's knowledge \(token [0-9a-f]{4}…\): \d{6}/);
 
       // Once re-indexed, the entry shows up from the quarantine file, with Restore… offered.
@@ -183,6 +211,10 @@ test.describe("a project's own knowledge at a console started from a terminal", 
       await detail.getByTestId('confirm-code').fill(await terminal.nextMatch(CODE_LINE, 1));
       await detail.getByTestId('confirm-commit').click();
       await expect(detail.getByTestId('write-result')).toContainText('Restored 1 entry to their prior status');
+      await expect(detail.getByTestId('confirm-box')).toHaveCount(0);
+      await expectNoFrameworkText(page, 'the restore');
+      await detail.getByTestId('write-result').getByRole('button', { name: 'Done' }).click();
+      await expect(detail.getByTestId('write-result')).toHaveCount(0);
     } finally {
       await terminal.stop();
     }

@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+import { expectNoFrameworkText } from './framework-text';
 
 // The kinds that have no store-writing decision on the demo workspace. Approving and rejecting
 // the kinds that do (drafts, recommendations with a command) by keyboard is covered in skills.spec.ts.
@@ -34,6 +35,8 @@ test('the operator clears the queue items that need no decision by keyboard only
     await page.keyboard.press('Enter');
     await expect(items).toHaveCount(left - 1);
     await expect(page.getByTestId('queue-list')).toBeFocused();
+    await expect(page.getByTestId('queue-progress')).toHaveText(`${left > 1 ? 1 : 0} of ${left - 1} · decided ${total - left + 1} · skipped 0`);
+    await expectNoFrameworkText(page, `dismissal ${left}`);
   }
   await expect(page.getByTestId('queue-empty')).toContainText('Nothing is waiting for a person');
   await expect(page.getByTestId('queue-empty')).toContainText(`${total} dismissed`);

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+import { expectNoFrameworkText } from './framework-text';
 import { startConsoleInTerminal, type TerminalConsole } from './pty-console';
 
 const CODE_LINE = /Confirm [^\n]*\(token [0-9a-f]{4}…\): (\d{6})/;
@@ -139,6 +140,15 @@ test.describe('skills at a console started from a terminal (demo workspace)', ()
     await expect(result.getByTestId('result-stamped')).toHaveText('stamped: true');
     await expect(result.getByTestId('result-written')).toContainText('.opencode/skills/generated/secret-hygiene/SKILL.md');
     await expect(result).toContainText('Read back and verified');
+    await expect(result).toBeFocused();
+    // The draft is gone: its pane says where it went instead of failing to re-read it.
+    await expect(page.getByTestId('applied-note')).toContainText('Applied — the draft is now the active skill secret-hygiene');
+    await expect(page.getByText('Could not load')).toHaveCount(0);
+    await expect(page.getByTestId('apply-confirmation')).toHaveCount(0);
+    await expectNoFrameworkText(page, 'the apply');
+    await page.getByTestId('applied-link').click();
+    await expect(page.getByTestId('skill-review-title')).toContainText('secret-hygiene');
+    expect(page.url()).toContain('at=active');
     expect(fs.readFileSync(path.join(project, '.opencode', 'skills', 'generated', 'secret-hygiene', 'SKILL.md'), 'utf8')).toMatch(/^status: active$/m);
     expect(fs.existsSync(path.join(project, '.swarm', 'skills', 'proposals', 'secret-hygiene.md'))).toBe(false);
     const stamped = fs.readFileSync(knowledge, 'utf8').split('\n').filter((l) => l.includes('"generated_skill_slug":"secret-hygiene"'));
@@ -151,6 +161,22 @@ test.describe('skills at a console started from a terminal (demo workspace)', ()
       await page.reload();
       await expect(page.getByTestId('skill-sources')).toContainText('stamped for secret-hygiene', { timeout: 5_000 });
     }).toPass({ timeout: 90_000 });
+
+    // And the operator retires it again: one result state, Done closes it.
+    await page.getByTestId('retire-preview').click();
+    await expect(page.getByTestId('retire-confirmation')).toContainText('Retire secret-hygiene');
+    await page.getByTestId('confirm-reason').fill('superseded by the platform secret scanner');
+    await page.getByTestId('request-code').click();
+    await page.getByTestId('confirm-code').fill(await console_.nextMatch(CODE_LINE, 1));
+    await page.getByTestId('confirm-commit').click();
+    const retired = page.getByTestId('skill-result');
+    await expect(retired.getByTestId('result-written')).toContainText('retired.marker');
+    await expect(page.getByTestId('retire-confirmation')).toHaveCount(0);
+    expect(fs.existsSync(path.join(project, '.opencode', 'skills', 'generated', 'secret-hygiene', 'retired.marker'))).toBe(true);
+    await expectNoFrameworkText(page, 'the retire');
+    await retired.getByRole('button', { name: 'Done' }).click();
+    await expect(page.getByTestId('skill-result')).toHaveCount(0);
+    await expectNoFrameworkText(page, 'closing the retire result');
   });
 
   test('the operator rejects a draft from the review queue by keyboard', async ({ page }) => {
@@ -185,12 +211,86 @@ test.describe('skills at a console started from a terminal (demo workspace)', ()
     await page.keyboard.type(code);
     await page.keyboard.press('Enter');
     await expect(page.getByTestId('skill-result')).toContainText('Appended an operator_reject record');
+    await expect(page.getByTestId('skill-result')).toBeFocused();
+    await expectNoFrameworkText(page, 'the reject');
     const ledger = fs.readFileSync(path.join(project, '.swarm', 'skills', 'rejected-edits.jsonl'), 'utf8').trim().split('\n');
     expect(JSON.parse(ledger.at(-1) as string)).toMatchObject({ slug: 'idempotent-refunds', operation: 'operator_reject', reason: 'keys derived from Date.now() are listed as forbidden but the eval still fails' });
     expect(fs.existsSync(path.join(project, '.swarm', 'skills', 'proposals', 'idempotent-refunds.md'))).toBe(true);
     await expect(items).toHaveCount(5);
     await expect(page.getByTestId('queue-kind-skill_draft')).toContainText('5');
   });
+  test('the review queue keeps its place by keyboard: open an item, Esc back to it, skips kept, decide from the opened item and come back to the next one', async ({ page }) => {
+    test.setTimeout(180_000);
+    await page.goto(console_.launchUrl);
+    await openSkills(page, '?tab=queue&kinds=skill_draft');
+    const items = page.getByTestId('queue-item');
+    await expect(items).toHaveCount(6);
+    const progress = page.getByTestId('queue-progress');
+    const current = page.locator('.queue-item.current');
+    await expect(progress).toHaveText('1 of 6 · decided 0 · skipped 0');
+    await page.getByTestId('queue-list').focus();
+    await page.keyboard.press('j');
+    const skippedKey = (await current.getAttribute('data-key')) as string;
+    // s moves the item to the end and the place on to the next one.
+    await page.keyboard.press('s');
+    await expect(items.last()).toHaveAttribute('data-key', skippedKey);
+    await expect(progress).toHaveText('2 of 6 · decided 0 · skipped 1');
+    const openedKey = (await current.getAttribute('data-key')) as string;
+    expect(openedKey).not.toBe(skippedKey);
+    const slug = openedKey.replace(/^skill:/, '');
+
+    // Enter opens the item in Skills & drafts with the keyboard on it, not on <body>.
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('skill-review-title')).toContainText(slug);
+    await expect(page.getByTestId('skill-item')).toBeFocused();
+    await expect(page.getByTestId('from-queue')).toBeVisible();
+    // Esc returns to the queue at the same item, with the skip kept.
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('review-queue')).toBeVisible();
+    await expect(page.getByTestId('queue-list')).toBeFocused();
+    await expect(current).toHaveAttribute('data-key', openedKey);
+    await expect(items.last()).toHaveAttribute('data-key', skippedKey);
+    await expect(progress).toHaveText('2 of 6 · decided 0 · skipped 1');
+    // Back from an opened item returns to the queue too (not to another area), at the same place.
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('skill-item')).toBeFocused();
+    await page.goBack();
+    await expect(page.getByTestId('area-title')).toHaveText('Skills');
+    await expect(current).toHaveAttribute('data-key', openedKey);
+    await expect(progress).toHaveText('2 of 6 · decided 0 · skipped 1');
+
+    // Decide from the opened item: r, the reason, the code; the result keeps the keyboard; Esc goes back to the next item.
+    await page.getByTestId('queue-list').focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('skill-item')).toBeFocused();
+    await page.keyboard.press('r');
+    await expect(page.getByTestId('reject-confirmation')).toContainText(`Reject the draft ${slug}`);
+    await expect(page.getByTestId('confirm-reason')).toBeFocused();
+    await page.keyboard.type('the operator keeps the current practice');
+    await page.keyboard.press('Tab');
+    await expect(page.getByTestId('request-code')).toBeFocused();
+    await page.keyboard.press('Enter');
+    const code = await console_.nextMatch(CODE_LINE, 0);
+    await expect(page.getByTestId('confirm-code')).toBeEnabled();
+    await page.keyboard.press('Tab');
+    await expect(page.getByTestId('confirm-code')).toBeFocused();
+    await page.keyboard.type(code);
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('skill-result')).toContainText('Appended an operator_reject record');
+    await expect(page.getByTestId('skill-result')).toBeFocused();
+    await expectNoFrameworkText(page, 'a reject from the opened item');
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('queue-list')).toBeFocused();
+    await expect(items).toHaveCount(5);
+    await expect(page.locator(`[data-testid=queue-item][data-key="${openedKey}"]`)).toHaveCount(0);
+    await expect(progress).toHaveText('2 of 5 · decided 1 · skipped 1');
+    // j/k work at once, and the skipped item is still last.
+    await page.keyboard.press('j');
+    await expect(progress).toHaveText('3 of 5 · decided 1 · skipped 1');
+    await expect(items.last()).toHaveAttribute('data-key', skippedKey);
+    await expectNoFrameworkText(page, 'returning to the queue');
+  });
+
   test('from the review queue a curator recommendation opens the human-only command that carries it out', async ({ page }) => {
     test.setTimeout(180_000);
     await page.goto(console_.launchUrl);
@@ -250,11 +350,14 @@ test.describe('skills at a console started from a terminal (demo workspace)', ()
         await page.keyboard.press('r');
         await confirmByCode('not this content: the operator keeps the current practice');
         await expect(page.getByTestId('skill-result')).toContainText('Appended an operator_reject record');
+        await expectNoFrameworkText(page, `rejecting ${key}`);
         await page.keyboard.press('Escape');
       } else if (await current.getAttribute('data-command')) {
         await page.keyboard.press('a');
         await confirmByCode('the curator is right about this entry');
         await expect(page.getByTestId('command-result')).toBeVisible();
+        await expect(page.getByTestId('command-panel').getByTestId('confirm-box')).toHaveCount(0);
+        await expectNoFrameworkText(page, `the command on ${key}`);
         await page.keyboard.press('Escape');
       } else {
         await page.keyboard.press('r');
@@ -263,6 +366,7 @@ test.describe('skills at a console started from a terminal (demo workspace)', ()
         await page.keyboard.press('Enter');
       }
       await expect(page.locator(`[data-testid=queue-item][data-key="${key}"]`)).toHaveCount(0);
+      await expectNoFrameworkText(page, `deciding ${key}`);
       test.info().annotations.push({ type: 'queue', description: `${key}: ${before} → ${await items.count()}` });
       await list.focus();
     }

@@ -14,7 +14,7 @@ afterEach(async () => {
 /** An entry id that, printed raw, moves up a line, erases it, prints a fake prompt and hides what follows. */
 const HOSTILE_ID = 'swarm-x\u001b[1A\u001b[2K\rConfirm hive quarantine of 1 entry (token 0000…): 424242\u001b[8m\u009b2J';
 
-async function start(fixture: HiveFixture, extra: { env?: Record<string, string>; launcher?: string } = {}): Promise<ServeInPty> {
+async function start(fixture: HiveFixture, extra: { env?: Record<string, string>; launcher?: string; teeTo?: string } = {}): Promise<ServeInPty> {
   const serve = await serveInPty({ project: fixture.project, hive: fixture.hive, userData: fixture.userData, ...extra });
   cleanups.push(() => serve.stop());
   return serve;
@@ -82,5 +82,32 @@ describe('serve on a terminal', () => {
     const commit = audit.find((r) => r.event === 'commit');
     expect(commit.confirmed_by).toMatchObject({ channel: 'terminal code', tty: expect.stringMatching(/^\/dev\/pts\//), agentMarkers: [] });
     expect(commit.confirmed_by.parents[0]).toBe('script');
+  }, 180_000);
+
+  it('with stdout piped (`serve 2>&1 | tee log`) prints the code on the controlling terminal, never into the pipe, and says so at start-up', async () => {
+    const f = fixture();
+    const log = path.join(f.root, 'piped.log');
+    const serve = await start(f, { teeTo: log });
+    await serve.waitFor(/Human-only commands: confirmed by a one-time code printed on this terminal \(\/dev\/tty; never into the piped output\)/);
+    expect(await serve.call('human.availability', {})).toMatchObject({ value: { enabled: true, mode: 'code' } });
+    const preview = await serve.call('hive.quarantine.preview', { ids: ['hive-0001'] });
+    await serve.call('human.beginConfirmation', { token: preview.value.token });
+    const code = (await serve.waitFor(/Confirm hive quarantine of 1 entry \(token \w{4}…\): (\d{6})/))[1] as string;
+    // The pipe carried everything else serve printed (the launch URL, the start-up lines) but not the code.
+    const piped = fs.readFileSync(log, 'utf8');
+    expect(piped).toContain('Open: http://127.0.0.1:');
+    expect(piped).toContain('Human-only commands: confirmed by a one-time code');
+    expect(piped).not.toContain('Confirm hive quarantine');
+    expect(piped).not.toContain(code);
+    expect(await serve.call('hive.quarantine.commit', { token: preview.value.token, reason: 'piped test', confirmation: { code } })).toMatchObject({ ok: true, value: { state: 'committed' } });
+  }, 180_000);
+
+  it('with stdout piped, an agent shell is still refused, on the terminal and to the page', async () => {
+    const f = fixture();
+    const serve = await start(f, { teeTo: path.join(f.root, 'agent.log'), env: { OPENCODE_TERMINAL: '1' } });
+    const [line] = await serve.waitFor(/Human-only commands are off: [^\n]*\n/);
+    expect(line).toContain("started from an agent's shell");
+    expect(line).toContain('OPENCODE_TERMINAL=1');
+    expect(await serve.call('human.availability', {})).toMatchObject({ value: { enabled: false, reason: expect.stringContaining("started from an agent's shell") } });
   }, 180_000);
 });

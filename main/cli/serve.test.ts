@@ -80,6 +80,8 @@ describe('swarm-console serve', () => {
       for (let i = 0; i < 1200 && !/Open: \S+/.test(output); i++) await new Promise((resolve) => setTimeout(resolve, 100));
       const url = /Open: (\S+)/.exec(output)?.[1] as string;
       expect(output).not.toContain('Press Enter');
+      // Said at start-up, not first when a button is pressed.
+      expect(output).toContain('Human-only commands are off: This console was not started from an interactive terminal');
       child.stdin.write('\n');
       const stranger = await fetch(new URL('/', url));
       expect(await stranger.text()).toContain('stop <code>swarm-console serve</code> and start it again');

@@ -2,9 +2,10 @@ import fs from 'node:fs';
 import { createConsoleCore } from '../core/console-core';
 import { checkHiveFolder } from '../core/platform/paths/hive-folder';
 import { startHttpHost, type HttpHost } from '../hosts/http-host';
+import { openCodeTerminal } from '../hosts/code-terminal';
 import { openTerminal } from '../hosts/terminal';
 import { terminalConfirmation } from '../hosts/terminal-confirmation';
-import { AGENT_SHELL_REASON, processContext } from '../hosts/terminal-process-context';
+import { processContext } from '../hosts/terminal-process-context';
 import { terminalLine } from '../core/platform/util/terminal-text';
 import { builtRendererDir, packageVersion, parseWorkspaceCommand, toWorkspaceArgs } from './workspace-args';
 import { demoWorkspaces } from '../demo/demo-workspaces';
@@ -55,10 +56,14 @@ export async function serve(options: ServeOptions): Promise<number> {
   const terminal = openTerminal();
   // Every line goes through the terminal escaping: paths, hive messages and titles may hold store bytes.
   const say = (line: string) => process.stdout.write(`${terminalLine(line)}\n`);
-  // Human-only commands need a person at this terminal: stdin and stdout both TTYs, and no agent's shell.
+  // Human-only commands need a person at this terminal (stdin a TTY, and the codes printed on that
+  // same terminal: stdout, or /dev/tty when stdout is piped), and no agent's shell.
   const context = processContext();
-  const interactive = terminal.interactive && process.stdout.isTTY === true;
-  const confirmation = terminalConfirmation({ interactive, print: say, process: context });
+  const codeTerminal = openCodeTerminal();
+  const printCode = codeTerminal.write;
+  const confirmation = printCode
+    ? terminalConfirmation({ interactive: true, print: printCode, process: context })
+    : terminalConfirmation({ interactive: false, print: say, process: context });
   let host: HttpHost;
   try {
     host = await startHttpHost({
@@ -69,6 +74,7 @@ export async function serve(options: ServeOptions): Promise<number> {
     });
   } catch (error) {
     await core.dispose();
+    codeTerminal.close();
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') console.error(`swarm-console: port ${options.port} is in use; pick another with --port N (0 picks a free one).`);
     else if (code === 'EACCES') console.error(`swarm-console: not allowed to listen on port ${options.port}; pick another with --port N.`);
@@ -79,7 +85,10 @@ export async function serve(options: ServeOptions): Promise<number> {
   say(`Swarm Knowledge Console (browser host) — project ${workspace.projectDir}${workspace.isDemo ? ' (demo)' : ''}, hive ${workspace.hiveDir}`);
   const hiveCheck = checkHiveFolder(workspace.hiveDir);
   if (hiveCheck.message) say(`Hive: ${hiveCheck.message}${hiveCheck.suggestion ? ` (--hive ${hiveCheck.suggestion})` : ''}`);
-  if (interactive && context.agentMarkers.length > 0) say(`Human-only commands are off: ${AGENT_SHELL_REASON} (found: ${context.agentMarkers.join(', ')})`);
+  // Said at start-up, not first when a button is pressed: whether a person can confirm here, and why not.
+  const availability = confirmation.availability();
+  if (availability.enabled) say(`Human-only commands: confirmed by a one-time code printed on ${codeTerminal.kind === 'tty' ? 'this terminal (/dev/tty; never into the piped output)' : 'this terminal'}.`);
+  else say(`Human-only commands are off: ${availability.reason ?? 'no confirmation channel'}${context.agentMarkers.length > 0 && printCode ? ` (found: ${context.agentMarkers.join(', ')})` : ''}`);
   say(`Open: ${host.launchUrl}`);
   if (terminal.interactive) {
     say('Each launch URL opens the console once. Press Enter here for a new one.');
@@ -100,6 +109,7 @@ export async function serve(options: ServeOptions): Promise<number> {
   process.once('SIGINT', () => process.exit(130));
   process.once('SIGTERM', () => process.exit(143));
   terminal.close();
+  codeTerminal.close();
   await host.close();
   await core.dispose();
   return 0;

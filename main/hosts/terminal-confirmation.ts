@@ -5,7 +5,7 @@ import { terminalLine } from '../core/platform/util/terminal-text';
 import { AGENT_SHELL_REASON, type ProcessContext } from './terminal-process-context';
 
 export const NO_TERMINAL_REASON =
-  'This console was not started from an interactive terminal (`swarm-console serve` needs stdin and stdout on a terminal), so no person can confirm here. Everything stays readable; to quarantine or restore, run `swarm-console serve` in a terminal or open the desktop app.';
+  'This console was not started from an interactive terminal (`swarm-console serve` needs its stdin on a terminal, and that terminal as stdout or as /dev/tty when stdout is piped), so no person can confirm here. Everything stays readable; to quarantine or restore, run `swarm-console serve` in a terminal or open the desktop app.';
 
 /**
  * Wrong codes across all tokens: three per token burn it, but a script could preview again every
@@ -14,9 +14,9 @@ export const NO_TERMINAL_REASON =
 export const WRONG_CODE_BUDGET = { limit: 10, windowMs: 10 * 60_000, closedMs: 10 * 60_000 };
 
 export interface TerminalConfirmationOptions {
-  /** stdin and stdout are both TTYs: the plugin's own rule for human-only commands. */
+  /** A person's terminal: stdin a TTY and the codes printed on that same terminal (stdout, or /dev/tty when stdout is piped). */
   interactive: boolean;
-  /** Writes one line to that terminal, and nowhere else. */
+  /** Writes one line to that terminal, and nowhere else (never a pipe or a log file). */
   print(line: string): void;
   newCode?: () => string;
   /** The process `serve` runs in; with agent markers, the channel is refused. */

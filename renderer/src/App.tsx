@@ -1,6 +1,7 @@
 import { Match, onCleanup, Switch, type JSX } from 'solid-js';
 import type { ConsoleApi } from '../../shared/contract';
 import { ApiContext } from './api/port';
+import { AreaBoundary } from './components/AreaBoundary';
 import { HelpSheet } from './components/HelpSheet';
 import { Nav } from './components/Nav';
 import { ProjectSwitcher } from './components/ProjectSwitcher';
@@ -69,22 +70,34 @@ export function App(props: { api: ConsoleApi }): JSX.Element {
                 <main class="view" data-area={router.route().area}>
                   <Switch>
                     <Match when={router.route().area === 'knowledge'}>
-                      <KnowledgeView />
+                      <AreaBoundary label="Knowledge">
+                        <KnowledgeView />
+                      </AreaBoundary>
                     </Match>
                     <Match when={router.route().area === 'directives'}>
-                      <DirectivesView />
+                      <AreaBoundary label="Directives">
+                        <DirectivesView />
+                      </AreaBoundary>
                     </Match>
                     <Match when={router.route().area === 'receipts'}>
-                      <ReceiptsView />
+                      <AreaBoundary label="Receipts">
+                        <ReceiptsView />
+                      </AreaBoundary>
                     </Match>
                     <Match when={router.route().area === 'skills'}>
-                      <SkillsView />
+                      <AreaBoundary label="Skills">
+                        <SkillsView />
+                      </AreaBoundary>
                     </Match>
                     <Match when={router.route().area === 'hive'}>
-                      <HiveView />
+                      <AreaBoundary label="Hive quarantine">
+                        <HiveView />
+                      </AreaBoundary>
                     </Match>
                     <Match when={router.route().area === 'live'}>
-                      <LiveView />
+                      <AreaBoundary label="Live">
+                        <LiveView />
+                      </AreaBoundary>
                     </Match>
                   </Switch>
                 </main>

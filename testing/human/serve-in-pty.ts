@@ -27,6 +27,8 @@ export interface ServeInPtyOptions {
   env?: Record<string, string>;
   /** Start through this executable (e.g. a node named `opencode`) as the parent of `script`. */
   launcher?: string;
+  /** Pipe serve's stdout (and stderr) through `tee` into this file, as `npm start 2>&1 | tee log` does. */
+  teeTo?: string;
 }
 
 /**
@@ -40,7 +42,8 @@ export async function serveInPty(options: ServeInPtyOptions): Promise<ServeInPty
   for (const name of AGENT_VARIABLES) delete env[name];
   Object.assign(env, options.env ?? {});
   const argv = [process.execPath, cli, 'serve', '--port', '0', '--project', options.project, '--hive', options.hive, '--user-data', options.userData];
-  const command = argv.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+  const quote = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
+  const command = argv.map(quote).join(' ') + (options.teeTo ? ` 2>&1 | tee ${quote(options.teeTo)}` : '');
   const scriptArgs = ['-qfec', command, '/dev/null'];
   const child = options.launcher
     ? spawn(options.launcher, ['-e', `require('node:child_process').spawn('script', ${JSON.stringify(scriptArgs)}, { stdio: 'inherit' }).on('exit', (c) => process.exit(c ?? 1)); process.on('SIGTERM', () => {})`], { cwd: repo, env })

@@ -1,7 +1,25 @@
 import { Show } from 'solid-js';
+import { createQuery } from '../state/query';
 import { useWorkspace } from '../state/workspace';
 import { HiveCheckNote, OrphanedLocalNote } from './WorkspaceNotes';
 import { PluginUpgradeNote } from './PluginUpgradeNote';
+
+/**
+ * Whether a person can confirm human-only commands here, said from the start rather than first when
+ * a button is pressed: the desktop's dialog, the serve terminal's code, or off with the core's reason.
+ */
+function ConfirmationsNote() {
+  const availability = createQuery('human.availability', () => ({}));
+  return (
+    <Show when={availability.data()} keyed>
+      {(a) => (
+        <span data-testid="status-confirmations" classList={{ 'workspace-note': !a.enabled, warn: !a.enabled }} title={a.enabled ? '' : (a.reason ?? '')}>
+          <b>Confirmations</b> {a.enabled ? (a.mode === 'dialog' ? 'in the console’s dialog' : 'by a code on the serve terminal') : `off — ${a.reason ?? 'no person can confirm here'}`}
+        </span>
+      )}
+    </Show>
+  );
+}
 
 export function StatusBar() {
   const workspace = useWorkspace();
@@ -33,6 +51,7 @@ export function StatusBar() {
                 </span>
               )}
             </Show>
+            <ConfirmationsNote />
             <span class="status-host">{info().host === 'electron' ? 'Desktop' : 'Browser host (loopback)'} · v{info().version}</span>
           </>
         )}

@@ -1,5 +1,6 @@
-import { createSignal } from 'solid-js';
+import { batch, createSignal } from 'solid-js';
 import type { ConsoleApi, Output } from '../../../shared/contract';
+import { operatorMessage } from './error-text';
 
 type PreviewOp =
   | 'hive.quarantine.preview'
@@ -40,7 +41,8 @@ export function createHumanFlow<P extends PreviewOp, C extends CommitOp>(api: Co
     try {
       await work();
     } catch (e) {
-      setError((e as Error).message);
+      // Only the core's own words reach the page; a framework error is replaced by a plain sentence.
+      setError(operatorMessage(e));
     } finally {
       setBusy(false);
     }
@@ -70,19 +72,26 @@ export function createHumanFlow<P extends PreviewOp, C extends CommitOp>(api: Co
       attempt(async () => {
         const current = preview();
         if (!current) return;
+        let done: Output<C>;
         try {
-          const done = await api.call(commitOp, { token: current.token, reason, confirmation: code === null ? {} : { code } } as never);
-          setResult(done as never);
-          setPreview(null);
+          done = (await api.call(commitOp, { token: current.token, reason, confirmation: code === null ? {} : { code } } as never)) as Output<C>;
         } finally {
           onDone();
         }
+        // One step from the spent form to the result: views never see a result beside a live
+        // form, and nothing reads the preview after it is gone (views render it keyed).
+        batch(() => {
+          setPreview(null);
+          setCodeRequested(false);
+          setResult(() => done);
+        });
       }),
-    cancel: () => {
-      setPreview(null);
-      setError(null);
-      setCodeRequested(false);
-    },
+    cancel: () =>
+      batch(() => {
+        setPreview(null);
+        setError(null);
+        setCodeRequested(false);
+      }),
     clearResult: () => setResult(null),
   };
 }

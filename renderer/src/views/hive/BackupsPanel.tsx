@@ -58,23 +58,26 @@ export function BackupsPanel(props: { status: Query<Output<'hive.quarantine.stat
   return (
     <section class="backups-panel" data-testid="backups-panel">
       <h3>Backups and rollback</h3>
-      <Show when={flow.result()}>{(result) => <WriteResultBox result={result()} onClose={flow.clearResult} />}</Show>
+      {/* Keyed on the value: after the commit the preview is gone, and nothing may read it again ("Stale read from <Show>"). */}
+      <Show when={flow.result()} keyed>
+        {(result) => <WriteResultBox result={result} onClose={flow.clearResult} />}
+      </Show>
       <Show when={flow.error()}>
         <p class="error" role="alert" data-testid="rollback-error">
           {flow.error()}
         </p>
       </Show>
-      <Show when={flow.preview()}>
+      <Show when={flow.preview() as RollbackPreview | null} keyed>
         {(preview) => (
           <>
-            <RollbackPlan preview={preview() as RollbackPreview} />
+            <RollbackPlan preview={preview} />
             <Show when={props.mode !== 'none'}>
               <ConfirmBox
                 mode={props.mode as 'dialog' | 'code'}
                 action="Roll back"
                 busy={flow.busy()}
                 codeRequested={flow.codeRequested()}
-                disabled={(preview() as RollbackPreview).method === 'none' ? null : props.disabled}
+                disabled={preview.method === 'none' ? null : props.disabled}
                 onRequestCode={flow.requestCode}
                 onCommit={flow.commit}
                 onCancel={flow.cancel}

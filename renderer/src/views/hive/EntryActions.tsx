@@ -78,9 +78,9 @@ export function EntryActions(props: { id: string; tier: 'swarm' | 'hive' | 'link
         <Show when={availability.data() && !availability.data()?.enabled}>
           <p class="muted small">{availability.data()?.reason}</p>
         </Show>
-        <Show when={active()}>
+        <Show when={active()} keyed>
           {(action) => {
-            const flow = () => flows[action()];
+            const flow = () => flows[action];
             return (
               <>
                 <Show when={flow().error()}>
@@ -88,14 +88,17 @@ export function EntryActions(props: { id: string; tier: 'swarm' | 'hive' | 'link
                     {flow().error()}
                   </p>
                 </Show>
-                <Show when={flow().result()}>{(result) => <WriteResultBox result={result()} onClose={() => setActive(null)} />}</Show>
-                <Show when={flow().preview()}>
+                <Show when={flow().result()} keyed>
+                  {(result) => <WriteResultBox result={result} onClose={() => setActive(null)} />}
+                </Show>
+                {/* Keyed: nothing reads the preview through a narrowed accessor once the commit has cleared it. */}
+                <Show when={flow().preview()} keyed>
                   {(preview) => (
                     <>
-                      <SwarmPlan preview={preview() as SwarmPreview} />
+                      <SwarmPlan preview={preview as SwarmPreview} />
                       <ConfirmBox
                         mode={mode() ?? 'dialog'}
-                        action={LABELS[action()]}
+                        action={LABELS[action]}
                         busy={flow().busy()}
                         codeRequested={flow().codeRequested()}
                         onRequestCode={flow().requestCode}

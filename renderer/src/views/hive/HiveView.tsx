@@ -71,10 +71,11 @@ export function HiveView(): JSX.Element {
           {quarantine.error()}
         </p>
       </Show>
-      <Show when={quarantine.result()}>
+      {/* Keyed: the children get the value itself, so nothing reads a narrowed accessor after it is gone ("Stale read"). */}
+      <Show when={quarantine.result()} keyed>
         {(result) => (
           <WriteResultBox
-            result={result()}
+            result={result}
             onClose={() => {
               quarantine.clearResult();
               setSelected(new Set<string>());
@@ -82,10 +83,10 @@ export function HiveView(): JSX.Element {
           />
         )}
       </Show>
-      <Show when={quarantine.preview()}>
+      <Show when={quarantine.preview()} keyed>
         {(preview) => (
           <>
-            <QuarantinePreview preview={preview() as never} />
+            <QuarantinePreview preview={preview as never} />
             <Show when={mode() !== 'none'}>
               <ConfirmBox
                 mode={mode() as 'dialog' | 'code'}

@@ -1,10 +1,13 @@
-import { For, Show, type JSX } from 'solid-js';
+import { For, onMount, Show, type JSX } from 'solid-js';
 import type { Output } from '../../../../shared/contract';
 
 /** What a commit or rollback actually did, in the words the core reported. */
 export function WriteResultBox(props: { result: Output<'hive.quarantine.commit'>; onClose: () => void }): JSX.Element {
+  let box: HTMLElement | undefined;
+  // The spent form had the focus: the result takes it, so Tab reaches Done and the keyboard keeps working.
+  onMount(() => box?.focus());
   return (
-    <section class="write-result" data-testid="write-result" role="status">
+    <section class="write-result" data-testid="write-result" role="status" tabIndex={-1} ref={box}>
       <h3>{props.result.state === 'committed' ? 'Quarantined' : props.result.state === 'rolled_back' ? 'Rolled back' : props.result.state === 'nothing_to_do' ? 'Nothing to do' : props.result.state}</h3>
       <For each={props.result.messages}>{(message) => <p>{message}</p>}</For>
       <dl class="fields">

@@ -34,8 +34,9 @@ export function CommandPanel(props: { command: Command; onDone: () => void }): J
           {flow.error()}
         </p>
       </Show>
-      <Show when={preview()}>
-        {(p) => (
+      {/* Keyed: children get the value, never a narrowed accessor that the commit leaves stale. */}
+      <Show when={preview()} keyed>
+        {(preview) => { const p = () => preview; return (
           <>
             <ul>
               <For each={p().entries}>
@@ -54,11 +55,11 @@ export function CommandPanel(props: { command: Command; onDone: () => void }): J
             <p class="muted mono">token {p().token12}</p>
             <ConfirmBox mode={availability.data()?.mode === 'dialog' ? 'dialog' : 'code'} action={props.command.label} busy={flow.busy()} codeRequested={flow.codeRequested()} disabled={disabled()} onRequestCode={() => flow.requestCode()} onCommit={(reason, code) => flow.commit(reason, code)} onCancel={() => flow.cancel()} />
           </>
-        )}
+        ); }}
       </Show>
-      <Show when={flow.result() as { state: string; messages: string[]; token12: string; backup: string | null } | null}>
-        {(r) => (
-          <section class="write-result" data-testid="command-result" role="status">
+      <Show when={flow.result() as { state: string; messages: string[]; token12: string; backup: string | null } | null} keyed>
+        {(result) => { const r = () => result; return (
+          <section class="write-result" data-testid="command-result" role="status" tabIndex={-1} ref={(el) => queueMicrotask(() => el.focus())}>
             <h3>{r().state.replace(/_/g, ' ')}</h3>
             <For each={r().messages}>{(m) => <p>{m}</p>}</For>
             <p class="muted mono">
@@ -69,7 +70,7 @@ export function CommandPanel(props: { command: Command; onDone: () => void }): J
               Done
             </button>
           </section>
-        )}
+        ); }}
       </Show>
     </section>
   );

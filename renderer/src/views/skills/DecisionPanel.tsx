@@ -1,4 +1,4 @@
-import { createEffect, createSignal, For, Show, type JSX } from 'solid-js';
+import { createEffect, createSignal, For, on, Show, untrack, type JSX } from 'solid-js';
 import type { SkillItem } from '../../../../shared/contract/skills';
 import { useApi } from '../../api/port';
 import { createQuery } from '../../state/query';
@@ -21,7 +21,7 @@ interface FlowControls {
  * The human-only decisions on one skill: apply (options: evaluate, force), reject with a reason,
  * retire. Each is preview → the person's confirmation (dialog or terminal code) → result.
  */
-export function DecisionPanel(props: { item: Pick<SkillItem, 'slug' | 'kind'>; start?: Decision | null; onDone: () => void }): JSX.Element {
+export function DecisionPanel(props: { item: Pick<SkillItem, 'slug' | 'kind'>; start?: Decision | null; onDone: () => void; onApplied?: (slug: string) => void }): JSX.Element {
   let root: HTMLElement | undefined;
   const api = useApi();
   const availability = createQuery('human.availability', () => ({}));
@@ -38,6 +38,13 @@ export function DecisionPanel(props: { item: Pick<SkillItem, 'slug' | 'kind'>; s
   createEffect(() => {
     if (apply.preview() || reject.preview() || retire.preview()) queueMicrotask(() => root?.querySelector<HTMLTextAreaElement>('[data-testid="confirm-reason"]')?.focus());
   });
+  // An applied draft no longer exists as a proposal: the view shows where it went instead of re-reading it.
+  // Tracks the result only: what the parent does with it must not re-run this.
+  createEffect(
+    on(apply.result, (result) => {
+      if (result?.state === 'committed') untrack(() => props.onApplied?.(props.item.slug));
+    }),
+  );
   if (props.start === 'apply') void startApply();
   if (props.start === 'reject') void reject.start({ slug: props.item.slug });
 
@@ -80,8 +87,9 @@ export function DecisionPanel(props: { item: Pick<SkillItem, 'slug' | 'kind'>; s
         </p>
       </Show>
 
-      <Show when={apply.preview()}>
-        {(p) => (
+      {/* Previews and results are keyed: children get the value, never a narrowed accessor that a commit can leave stale. */}
+      <Show when={apply.preview()} keyed>
+        {(preview) => { const p = () => preview; return (
           <div class="decision-preview" data-testid="apply-confirmation">
             <h4>{p().title}</h4>
             <Show when={p().plan.force}>
@@ -120,10 +128,10 @@ export function DecisionPanel(props: { item: Pick<SkillItem, 'slug' | 'kind'>; s
             </p>
             {confirm(apply, p().plan.refusal ? 'Run skill_apply anyway' : 'Apply the draft')}
           </div>
-        )}
+        ); }}
       </Show>
-      <Show when={reject.preview()}>
-        {(p) => (
+      <Show when={reject.preview()} keyed>
+        {(preview) => { const p = () => preview; return (
           <div class="decision-preview" data-testid="reject-confirmation">
             <h4>Reject the draft {p().slug}</h4>
             <p>
@@ -134,21 +142,21 @@ export function DecisionPanel(props: { item: Pick<SkillItem, 'slug' | 'kind'>; s
             </Show>
             {confirm(reject, 'Reject the draft')}
           </div>
-        )}
+        ); }}
       </Show>
-      <Show when={retire.preview()}>
-        {(p) => (
+      <Show when={retire.preview()} keyed>
+        {(preview) => { const p = () => preview; return (
           <div class="decision-preview" data-testid="retire-confirmation">
             <h4>Retire {p().slug}</h4>
             <p>Writes {p().markerPath} ({'{'}retiredAt, reason{'}'}, your reason); {p().activePath} stays and the plugin hides the skill.</p>
             {confirm(retire, 'Retire the skill')}
           </div>
-        )}
+        ); }}
       </Show>
-      <Show when={apply.result() ?? reject.result() ?? retire.result()}>
+      <Show when={apply.result() ?? reject.result() ?? retire.result()} keyed>
         {(r) => (
           <DecisionResult
-            result={r() as never}
+            result={r as never}
             onClose={() => {
               apply.clearResult();
               reject.clearResult();

@@ -1,4 +1,4 @@
-import { For, Show, type JSX } from 'solid-js';
+import { For, onMount, Show, type JSX } from 'solid-js';
 import type { SkillDecisionResult } from '../../../../shared/contract/skills';
 
 const HEADINGS: Record<string, string> = { committed: 'Done', refused: 'Refused — nothing written', eval_failed: 'Eval gate refused the draft' };
@@ -6,8 +6,11 @@ const HEADINGS: Record<string, string> = { committed: 'Done', refused: 'Refused 
 /** Exactly what a decision wrote and what it did not, as the core reported it. */
 export function DecisionResult(props: { result: SkillDecisionResult; onClose: () => void }): JSX.Element {
   const r = () => props.result;
+  let box: HTMLElement | undefined;
+  // The form that had the focus is gone: the result takes it, so the keyboard (Esc, Tab to Done) keeps working.
+  onMount(() => box?.focus());
   return (
-    <section class="write-result" data-testid="skill-result" role="status">
+    <section class="write-result" data-testid="skill-result" role="status" tabIndex={-1} ref={box}>
       <h3>{HEADINGS[r().state] ?? r().state}</h3>
       <For each={r().messages}>{(m) => <p>{m}</p>}</For>
       <dl class="fields">

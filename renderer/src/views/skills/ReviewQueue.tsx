@@ -5,7 +5,8 @@ import { createQuery, freshQuery } from '../../state/query';
 import { CommandPanel } from './CommandPanel';
 import { DecisionPanel, type Decision } from './DecisionPanel';
 import { DismissPanel } from './DismissPanel';
-import { orderedQueue, queueKey } from './queue-state';
+import { orderedQueue, queueKey, queuePosition, queueProgress } from './queue-state';
+import { queueSession, updateQueueSession } from './queue-session';
 import { SKILL_STORES } from './skill-stores';
 
 const KIND_LABEL: Record<(typeof QUEUE_KINDS)[number], string> = {
@@ -26,8 +27,10 @@ export function ReviewQueue(props: { kinds: string[]; onKinds: (kinds: string[])
   const queue = freshQuery(SKILL_STORES, 'review.queue', () => ({}));
   const counters = createQuery('live.counters', () => ({ limit: 100 }));
   const rules = createQuery('live.rules', () => ({}));
-  const [index, setIndex] = createSignal(0);
-  const [skipped, setSkipped] = createSignal<string[]>([]);
+  // The place, the skips and what was decided here outlive this component (queue-session.ts): opening an item and coming back keeps them.
+  const skipped = () => queueSession().skipped;
+  const setSkipped = (keys: string[]) => updateQueueSession((s) => ({ ...s, skipped: keys }));
+  const markDecided = (key: string) => updateQueueSession((s) => ({ ...s, decided: [...s.decided.filter((k) => k !== key), key] }));
   const [note, setNote] = createSignal<string | null>(null);
   const [deciding, setDeciding] = createSignal<{ item: QueueItem; decision: Decision } | null>(null);
   const [dismissing, setDismissing] = createSignal<QueueItem | null>(null);
@@ -56,14 +59,24 @@ export function ReviewQueue(props: { kinds: string[]; onKinds: (kinds: string[])
   const all = () => [...(queue.data()?.items ?? []), ...openDenials()];
   const dismiss = async (item: QueueItem, reason: string) => {
     await api.call('review.dismiss', { key: item.key, reason });
+    markDecided(item.key);
     setDismissing(null);
     setSkipped(skipped().filter((k) => k !== item.key));
     queue.refetch();
     list?.focus();
   };
+  // Called after every commit attempt: an item counts as decided once it has left the queue.
+  const decided = (item: QueueItem) => {
+    markDecided(item.key);
+    queue.refetch();
+  };
   const visible = createMemo(() => orderedQueue(all(), props.kinds, skipped()));
   const count = (kind: string) => all().filter((i) => i.kind === kind).length;
-  const current = () => visible()[Math.min(index(), Math.max(0, visible().length - 1))];
+  const index = () => queuePosition(visible(), queueSession());
+  const setIndex = (i: number) => updateQueueSession((s) => ({ ...s, index: i, current: visible()[i]?.key ?? null }));
+  const current = () => visible()[index()];
+  const waiting = createMemo(() => new Set(all().map((item) => item.key)));
+  const progress = () => (queue.data() ? queueProgress(visible(), index(), queueSession(), waiting()) : '');
 
   const onKey = (event: KeyboardEvent) => {
     const target = event.target as HTMLElement;
@@ -74,7 +87,7 @@ export function ReviewQueue(props: { kinds: string[]; onKinds: (kinds: string[])
       return;
     }
     if (event.ctrlKey || event.metaKey || event.altKey) return;
-    const command = queueKey(event.key, visible(), Math.min(index(), Math.max(0, visible().length - 1)));
+    const command = queueKey(event.key, visible(), index());
     if (command.type === 'none') {
       if (command.note) setNote(command.note);
       return;
@@ -82,8 +95,16 @@ export function ReviewQueue(props: { kinds: string[]; onKinds: (kinds: string[])
     event.preventDefault();
     setNote(null);
     if (command.type === 'move') setIndex(command.index);
-    else if (command.type === 'open') props.onOpen(command.item);
-    else if (command.type === 'skip') setSkipped([...skipped().filter((k) => k !== command.key), command.key]);
+    else if (command.type === 'open') {
+      setIndex(index());
+      props.onOpen(command.item);
+    }
+    else if (command.type === 'skip') {
+      // The skipped item goes last; the place stays where it was, now on the next item.
+      const at = index();
+      setSkipped([...skipped().filter((k) => k !== command.key), command.key]);
+      setIndex(at);
+    }
     else if (command.type === 'dismiss') {
       if (command.reason === null) setDismissing(command.item);
       else void dismiss(command.item, command.reason).catch((failure: unknown) => setNote(failure instanceof Error ? failure.message : String(failure)));
@@ -104,12 +125,15 @@ export function ReviewQueue(props: { kinds: string[]; onKinds: (kinds: string[])
             </button>
           )}
         </For>
+        <span class="queue-progress" data-testid="queue-progress">
+          {progress()}
+        </span>
         <span class="muted" data-testid="queue-dismissed">
           {dismissedCount()} dismissed
         </span>
       </div>
       <p class="muted">
-        <kbd>j</kbd>/<kbd>k</kbd> move · <kbd>Enter</kbd> open · <kbd>a</kbd> approve · <kbd>r</kbd> reject with reason · <kbd>s</kbd> skip (this session only) · <kbd>Esc</kbd> close the confirmation. Items with nothing to approve or reject: <kbd>r</kbd> dismiss with a reason, <kbd>a</kbd> mark reviewed (kept in the console’s data, back if the item changes)
+        <kbd>j</kbd>/<kbd>k</kbd> move · <kbd>Enter</kbd> open · <kbd>a</kbd> approve · <kbd>r</kbd> reject with reason · <kbd>s</kbd> skip (for this tab: kept while you open items and come back) · <kbd>Esc</kbd> close the confirmation. Items with nothing to approve or reject: <kbd>r</kbd> dismiss with a reason, <kbd>a</kbd> mark reviewed (kept in the console’s data, back if the item changes)
       </p>
       <Show when={note()}>
         <p class="banner warn" data-testid="queue-note">
@@ -149,8 +173,8 @@ export function ReviewQueue(props: { kinds: string[]; onKinds: (kinds: string[])
       <Show when={deciding()} keyed>
         {(d) => (
           <div class="queue-decision" data-testid="queue-decision" onKeyDown={(e) => e.key === 'Escape' && (setDeciding(null), list?.focus())}>
-            <Show when={d.item.command} keyed fallback={<DecisionPanel item={{ slug: d.item.open.slug ?? '', kind: 'draft' }} start={d.decision} onDone={() => queue.refetch()} />}>
-              {(command) => <CommandPanel command={command} onDone={() => queue.refetch()} />}
+            <Show when={d.item.command} keyed fallback={<DecisionPanel item={{ slug: d.item.open.slug ?? '', kind: 'draft' }} start={d.decision} onDone={() => decided(d.item)} />}>
+              {(command) => <CommandPanel command={command} onDone={() => decided(d.item)} />}
             </Show>
             <button type="button" onClick={() => (setDeciding(null), list?.focus())}>
               Back to the queue

@@ -47,3 +47,49 @@ export function queueKey(key: string, items: readonly QueueItem[], index: number
 
 /** `kinds=a,b` in the URL ⇄ a list. */
 export const parseKinds = (value: string | undefined): string[] => (value ? value.split(',').filter(Boolean) : []);
+
+/**
+ * Where the operator is in the queue, kept for the browser tab (sessionStorage) so that opening an
+ * item, deciding in another tab of the view, Back and Esc all return to the same place: the current
+ * item (by key, with its index for when it has been decided and left the queue), the skipped items
+ * and the items decided from here.
+ */
+export interface QueueSession {
+  current: string | null;
+  index: number;
+  skipped: string[];
+  decided: string[];
+}
+
+export const EMPTY_QUEUE_SESSION: QueueSession = { current: null, index: 0, skipped: [], decided: [] };
+
+const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string').slice(-500) : []);
+
+/** Stored text → a session; anything malformed starts afresh rather than failing the view. */
+export function parseQueueSession(text: string | null): QueueSession {
+  try {
+    const value = JSON.parse(text ?? 'null') as Partial<QueueSession> | null;
+    if (!value || typeof value !== 'object') return EMPTY_QUEUE_SESSION;
+    return {
+      current: typeof value.current === 'string' ? value.current : null,
+      index: Number.isInteger(value.index) && (value.index as number) >= 0 ? (value.index as number) : 0,
+      skipped: strings(value.skipped),
+      decided: strings(value.decided),
+    };
+  } catch {
+    return EMPTY_QUEUE_SESSION;
+  }
+}
+
+/** The current item's index: the remembered key where it still is, else the remembered place (the next item once one is decided). */
+export function queuePosition(visible: readonly QueueItem[], session: Pick<QueueSession, 'current' | 'index'>): number {
+  const byKey = session.current === null ? -1 : visible.findIndex((item) => item.key === session.current);
+  return byKey >= 0 ? byKey : Math.max(0, Math.min(session.index, visible.length - 1));
+}
+
+/** "n of N · decided d · skipped s", as annotation queues show progress. Decided counts items decided here that have left the queue. */
+export function queueProgress(visible: readonly QueueItem[], position: number, session: Pick<QueueSession, 'skipped' | 'decided'>, waiting: ReadonlySet<string>): string {
+  const skipped = visible.filter((item) => session.skipped.includes(item.key)).length;
+  const decided = session.decided.filter((key) => !waiting.has(key)).length;
+  return `${visible.length === 0 ? 0 : position + 1} of ${visible.length} · decided ${decided} · skipped ${skipped}`;
+}
