@@ -11,7 +11,8 @@ and serves the same console on loopback instead, as \`serve\` does.
   --hive DIR        the plugin's data folder (holds shared-learnings.jsonl and links/); omitted:
                     resolved from the environment exactly as the plugin does
   --user-data DIR   the console's own state (index caches, demo workspace, recent projects)
-  --port N          the browser host's port when it falls back to it (0, the default: any free port)`,
+  --port N          the browser host's port when it falls back to it (default 37251, or a free one
+                    when that is taken; 0: any free port)`,
 
   serve: `Usage: swarm-console serve [--project DIR] [--hive DIR] [--port N] [--user-data DIR]
 
@@ -21,7 +22,8 @@ Ctrl-C. Needs the built renderer (\`npm run build\`).
   --project DIR     the project folder (the one holding .swarm/); omitted: the generated demo workspace
   --hive DIR        the plugin's data folder (holds shared-learnings.jsonl and links/); omitted:
                     resolved from the environment exactly as the plugin does
-  --port N          0 to 65535; 0 (the default): any free port
+  --port N          0 to 65535 (in use: exit 2); default 37251, or a free one when that is taken
+                    (said); 0: any free port
   --user-data DIR   the console's own state (index caches, demo workspace, recent projects)
 
 Exit codes: 0 stopped · 1 could not start · 2 usage`,

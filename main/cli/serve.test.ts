@@ -16,15 +16,18 @@ function setup() {
   const renderer = path.join(base, 'renderer');
   fs.mkdirSync(renderer);
   fs.writeFileSync(path.join(renderer, 'index.html'), '<!doctype html><title>console</title>');
-  return { args: ['--project', project, '--user-data', path.join(base, 'user-data')], env: { ...process.env, SWARM_CONSOLE_RENDERER_DIR: renderer } };
+  const userData = path.join(base, 'user-data');
+  return { userData, args: ['--project', project, '--user-data', userData], env: { ...process.env, SWARM_CONSOLE_RENDERER_DIR: renderer } };
 }
 
 describe('swarm-console serve', () => {
-  it('says the port is in use and exits 2, without a stack trace', async () => {
+  it('says the port is in use and exits 2, without a stack trace and before writing the demo workspace', async () => {
     const taken = net.createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const port = (taken.address() as net.AddressInfo).port;
-    const { args, env } = setup();
+    const { env, userData } = setup();
+    // No --project: the demo workspace, which a start that goes ahead generates into user-data.
+    const args = ['--user-data', userData];
     try {
       const result = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
         execFile(process.execPath, [cli, 'serve', '--port', String(port), ...args], { cwd: repo, env, timeout: 120_000 }, (error, stdout, stderr) =>
@@ -34,6 +37,7 @@ describe('swarm-console serve', () => {
       expect(result.stderr.trim()).toBe(`swarm-console: port ${port} is in use; pick another with --port N (0 picks a free one).`);
       expect(result.code).toBe(2);
       expect(result.stdout).not.toContain('Open:');
+      expect(fs.existsSync(path.join(userData, 'demo'))).toBe(false);
     } finally {
       taken.close();
     }

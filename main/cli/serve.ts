@@ -9,6 +9,7 @@ import { processContext } from '../hosts/terminal-process-context';
 import { terminalLine } from '../core/platform/util/terminal-text';
 import { builtRendererDir, packageVersion, parseWorkspaceCommand, toWorkspaceArgs } from './workspace-args';
 import { demoWorkspaces } from '../demo/demo-workspaces';
+import { choosePort, parsePortOption, portRefusal } from './listen-port';
 
 const SHUTDOWN_GRACE_MS = 5_000;
 
@@ -22,9 +23,11 @@ export async function run(argv: string[]): Promise<number> {
     return 2;
   }
   const args = toWorkspaceArgs(parsed.values);
-  const port = Number(parsed.values.port ?? 0);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    console.error(`swarm-console serve: --port must be a number from 0 to 65535`);
+  let port: number | undefined;
+  try {
+    port = parsePortOption(parsed.values.port);
+  } catch (error) {
+    console.error(`swarm-console serve: ${(error as Error).message}`);
     return 2;
   }
   const rendererDir = builtRendererDir();
@@ -39,13 +42,21 @@ export interface ServeOptions {
   project: string | null;
   hive: string | undefined;
   userDataDir: string;
-  port: number;
+  /** undefined: DEFAULT_PORT, or a free one when it is taken; 0: any free port. */
+  port: number | undefined;
   rendererDir: string;
   /** The command the person ran (`npm start`, `swarm-console serve`), named on the sign-in page. */
   command: string;
 }
 
 export async function serve(options: ServeOptions): Promise<number> {
+  // The port first: a refused start must not have generated the demo workspace or an index.
+  const choice = await choosePort(options.port);
+  if (!choice.ok) {
+    console.error(portRefusal(choice.port, choice.code));
+    return 2;
+  }
+  if (choice.note) console.log(terminalLine(`swarm-console: ${choice.note}`));
   let core;
   try {
     core = await createConsoleCore({ userDataDir: options.userDataDir, host: 'browser', version: packageVersion(), demo: demoWorkspaces }, { project: options.project, hive: options.hive });
@@ -69,16 +80,16 @@ export async function serve(options: ServeOptions): Promise<number> {
     host = await startHttpHost({
       dispatcher: core.dispatcher.forCaller({ host: 'browser', confirmation }),
       rendererDir: options.rendererDir,
-      port: options.port,
+      port: choice.port,
       launch: { command: options.command, interactive: terminal.interactive },
     });
   } catch (error) {
     await core.dispose();
     codeTerminal.close();
+    // Taken between the check above and this listen.
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') console.error(`swarm-console: port ${options.port} is in use; pick another with --port N (0 picks a free one).`);
-    else if (code === 'EACCES') console.error(`swarm-console: not allowed to listen on port ${options.port}; pick another with --port N.`);
-    else console.error(terminalLine(`swarm-console: cannot listen on 127.0.0.1:${options.port}: ${(error as Error).message}`));
+    if (code) console.error(portRefusal(choice.port, code));
+    else console.error(terminalLine(`swarm-console: cannot listen on 127.0.0.1:${choice.port}: ${(error as Error).message}`));
     return 2;
   }
   const workspace = core.context.workspaces.current.paths;

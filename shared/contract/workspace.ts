@@ -15,7 +15,8 @@ export const WorkspaceInfo = z.object({
   hive: z.object({
     path: z.string(),
     /** flag: --hive; env: resolved from the environment as the plugin does; demo: the generated demo hive. */
-    source: z.enum(['flag', 'env', 'demo']),
+    /** carried: not named at this opening — the hive of the workspace open before, or the one this project was last opened with. */
+    source: z.enum(['flag', 'env', 'demo', 'carried']),
     exists: z.boolean(),
     /** Whether the folder is the plugin's data folder; `message` ("no hive here: …") when it is not, `suggestion` when it is the folder above. */
     check: z.object({
@@ -41,7 +42,7 @@ export const WorkspaceInfo = z.object({
   upgrade: PluginUpgrade.optional(),
   host: z.enum(['electron', 'browser']),
   userDataDir: z.string(),
-  recentProjects: z.array(z.object({ path: z.string(), name: z.string(), isDemo: z.boolean() })),
+  recentProjects: z.array(z.object({ path: z.string(), name: z.string(), isDemo: z.boolean(), /** The hive it was last opened with, when one was named or carried. */ hive: z.string().optional() })),
   /** Projects of the generated demo workspace (one unlinked, one linked to a shared link store). */
   demoProjects: z.array(z.object({ path: z.string(), name: z.string(), /** What the project stands for (which plugin shape). */ note: z.string().optional() })),
   version: z.string(),

@@ -5,6 +5,7 @@ import { Feed } from './feed';
 import { FeedStore } from './feed-store';
 import { normaliseServerUrl } from './opencode-api';
 import { OpencodeConnection, type ConnectionOptions } from './opencode-connection';
+import type { RememberedServers } from './remembered-servers';
 
 /**
  * The bridge: OpenCode connections + the open project's events.jsonl → one feed. Headless (plain
@@ -19,6 +20,8 @@ interface BridgeOptions {
   connection?: Partial<Omit<ConnectionOptions, 'id' | 'url' | 'password' | 'label'>>;
   /** Remember the last seq per session across runs (false for the CLI: it reads full history). */
   persistSeqs?: boolean;
+  /** Where connected servers are remembered (URL and label, never the password) for the next start. */
+  remembered?: RememberedServers;
 }
 
 interface ConnectRequest {
@@ -83,7 +86,20 @@ export class Bridge {
     );
     this.connections.set(id, connection);
     connection.start();
-    return connection.info();
+    const info = connection.info();
+    this.options.remembered?.remember({ url, label: info.label });
+    return info;
+  }
+
+  /** Connects to every remembered server (no password: one that needs it shows as unauthorised). */
+  reconnectRemembered(): void {
+    for (const server of this.options.remembered?.list() ?? []) {
+      try {
+        this.connect({ url: server.url, label: server.label });
+      } catch (error) {
+        console.error(`[live] cannot reconnect to a remembered server: ${(error as Error).message}`);
+      }
+    }
   }
 
   async disconnect(serverId: string): Promise<boolean> {
@@ -91,6 +107,7 @@ export class Bridge {
     if (!connection) return false;
     this.connections.delete(serverId);
     this.lastServerSnapshot.delete(serverId);
+    this.options.remembered?.forget(connection.info().url);
     await connection.stop();
     this.feed.emit({ type: 'server-removed', serverId });
     return true;

@@ -78,6 +78,36 @@ describe('live handlers', () => {
     if (sub.ok) sub.value();
   });
 
+  it('remembers connected servers (URL and label, never the password) and reconnects them on the next start', async () => {
+    const userData = path.join(root, 'user-data');
+    const server = (await call('live.connect', { url: `${fake.url}/`, password: 'hunter2', label: 'build box' })) as { id: string };
+    await fake.waitForStreams(1);
+    const file = path.join(userData, 'live-servers.json');
+    const stored = fs.readFileSync(file, 'utf8');
+    expect(JSON.parse(stored)).toEqual([{ url: fake.url, label: 'build box' }]);
+    expect(stored).not.toContain('hunter2');
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+
+    // A restart: a new core on the same user-data folder reconnects without any live call but this listing.
+    await core.dispose();
+    await waitFor(() => fake.streams() === 0, 'stream closed by the first core');
+    core = await createConsoleCore({ userDataDir: userData, host: 'browser', version: 'test' }, { project, hive: path.join(root, 'hive') });
+    await waitFor(() => fake.streams() === 1, 'stream reopened at start, before any live call');
+    type Listed = { id: string; url: string; label: string; hasPassword: boolean; state: { kind: string } }[];
+    const servers = await waitFor(async () => {
+      const listed = (await call('live.servers', {})) as Listed;
+      return listed[0]?.state.kind === 'connected' ? listed : undefined;
+    }, 'remembered server reconnected');
+    expect(servers).toEqual([expect.objectContaining({ id: server.id, url: fake.url, label: 'build box', hasPassword: false })]);
+
+    // Disconnecting forgets it: the start after that connects to nothing.
+    expect(await call('live.disconnect', { serverId: server.id })).toEqual({ removed: true });
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual([]);
+    await core.dispose();
+    core = await createConsoleCore({ userDataDir: userData, host: 'browser', version: 'test' }, { project, hive: path.join(root, 'hive') });
+    expect(await call('live.servers', {})).toEqual([]);
+  });
+
   it('rejects bad input at the boundary', async () => {
     for (const input of [{ url: 'file:///etc/passwd' }, { url: 'http://x', extra: 1 }, { url: 'x'.repeat(3000) }]) {
       const result = await core.dispatcher.call('live.connect', input);

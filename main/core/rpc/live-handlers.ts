@@ -3,6 +3,9 @@ import { ConsoleError } from '../../../shared/contract';
 import type { FeedItem, LiveEvent } from '../../../shared/contract/live';
 import { Bridge } from '../bridge/bridge';
 import { FeedStore } from '../bridge/feed-store';
+import { RememberedServers } from '../bridge/remembered-servers';
+
+const REMEMBERED_SERVERS_FILE = 'live-servers.json';
 import type { CoreContext } from './context';
 import type { CallHandlers, SubscriptionHandlers } from './dispatcher';
 
@@ -64,7 +67,7 @@ export function createLiveHandlers(ctx: CoreContext): Pick<CallHandlers, LiveCal
   /** The bridge exists from the first live call on: the console's feed DB and the open project's events.jsonl. */
   const get = (): Bridge => {
     if (bridge) return bridge;
-    const created = new Bridge({ dbFile: path.join(ctx.options.userDataDir, 'bridge.db') });
+    const created = new Bridge({ dbFile: path.join(ctx.options.userDataDir, 'bridge.db'), remembered });
     bridge = created;
     ctx.onDispose(() => created.dispose());
     ctx.workspaces.onOpened((workspace) => follow(workspace.paths.projectDir));
@@ -73,8 +76,12 @@ export function createLiveHandlers(ctx: CoreContext): Pick<CallHandlers, LiveCal
     } catch {
       // no workspace open yet: the onOpened listener picks the first one up
     }
+    created.reconnectRemembered();
     return created;
   };
+  // Servers connected in an earlier run are reconnected at start, not at the first visit to Live.
+  const remembered = new RememberedServers(path.join(ctx.options.userDataDir, REMEMBERED_SERVERS_FILE));
+  if (remembered.list().length > 0) get();
 
   const ready = async () => {
     const b = get();

@@ -37,3 +37,52 @@ describe('WorkspaceManager demo projects', () => {
     expect(second.paths.hiveDir).toBe(path.join(userData, 'demo', 'hive-data'));
   });
 });
+
+// Issue 19 item 9: the switcher opening a linked worktree (no hive named) used the environment's
+// hive instead of the one the operator works in, so the worktree showed "0 entries".
+describe('WorkspaceManager carries the hive when switching', () => {
+  let root: string;
+  beforeAll(() => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'carry-hive-'));
+  });
+  afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  it('keeps the open hive for a project opened without one, remembers it per project, and leaves the first opening to the environment', async () => {
+    const hive = path.join(root, 'team-hive');
+    fs.mkdirSync(path.join(hive, 'links'), { recursive: true });
+    fs.writeFileSync(path.join(hive, 'shared-learnings.jsonl'), '');
+    const envData = path.join(root, 'xdg');
+    const platformEnv = { platform: 'linux' as const, env: { HOME: root, XDG_DATA_HOME: envData }, homedir: () => root };
+    const envHive = path.join(envData, 'opencode-swarm');
+    const [main, hotfix, other] = ['main', 'main-hotfix', 'other'].map((name) => {
+      const dir = path.join(root, name);
+      fs.mkdirSync(path.join(dir, '.swarm'), { recursive: true });
+      return dir;
+    }) as [string, string, string];
+    const userData = path.join(root, 'user-data');
+
+    const manager = new WorkspaceManager(userData, null, platformEnv);
+    try {
+      expect((await manager.open({ project: main, hive })).paths).toMatchObject({ hiveDir: hive, hiveSource: 'flag' });
+      // The switcher opens the linked worktree by path, naming no hive: the team hive stays.
+      expect((await manager.open({ project: hotfix })).paths).toMatchObject({ hiveDir: hive, hiveSource: 'carried' });
+      // A hive named in the switcher wins over the carried one.
+      expect((await manager.open({ project: other, hive: envHive })).paths).toMatchObject({ hiveDir: envHive, hiveSource: 'flag' });
+      // Back to the worktree from the recent list: the hive it was last opened with.
+      expect((await manager.open({ project: hotfix })).paths).toMatchObject({ hiveDir: hive, hiveSource: 'carried' });
+      expect(manager.recentProjects().find((p) => p.path === hotfix)?.hive).toBe(hive);
+    } finally {
+      await manager.close();
+    }
+
+    // A new start: the command line's opening resolves the hive from the environment as documented.
+    const restarted = new WorkspaceManager(userData, null, platformEnv);
+    try {
+      expect((await restarted.open({ project: hotfix })).paths).toMatchObject({ hiveDir: envHive, hiveSource: 'env' });
+      // Switching to a project that was opened with a hive brings that hive back.
+      expect((await restarted.open({ project: main })).paths).toMatchObject({ hiveDir: hive, hiveSource: 'carried' });
+    } finally {
+      await restarted.close();
+    }
+  });
+});

@@ -22,6 +22,8 @@ interface RecentProject {
   path: string;
   name: string;
   isDemo: boolean;
+  /** The hive it was opened with when that was named (--hive, the switcher) or carried; absent: as the plugin resolves it. */
+  hive?: string;
 }
 
 const MAX_RECENT = 12;
@@ -58,7 +60,7 @@ export class WorkspaceManager {
     const isDemo = request.project === null || path.resolve(request.project).startsWith(demoRoot + path.sep);
     let projectDir: string;
     let hiveDir: string;
-    let hiveSource: 'flag' | 'env' | 'demo';
+    let hiveSource: 'flag' | 'env' | 'demo' | 'carried';
     if (isDemo) {
       if (!this.demo) throw new ConsoleError('invalid_input', 'No project folder was given, and this console was started without its demo workspace');
       const demo = this.demo.ensure(this.userDataDir);
@@ -71,23 +73,47 @@ export class WorkspaceManager {
       const stat = fs.statSync(projectDir, { throwIfNoEntry: false });
       if (!stat) throw new ConsoleError('not_found', `Project folder does not exist: ${projectDir}`);
       if (!stat.isDirectory()) throw new ConsoleError('invalid_input', `Project path is not a folder: ${projectDir}`);
-      hiveDir = request.hive ? path.resolve(request.hive) : resolvePluginDataDir(this.platformEnv);
-      hiveSource = request.hive ? 'flag' : 'env';
+      const carried = request.hive ? null : this.carriedHive(projectDir);
+      hiveDir = request.hive ? path.resolve(request.hive) : (carried ?? resolvePluginDataDir(this.platformEnv));
+      hiveSource = request.hive ? 'flag' : carried ? 'carried' : 'env';
     }
     const paths = resolveWorkspacePaths(projectDir, hiveDir, hiveSource, isDemo, request.allowSymlinksOutside ?? false);
     const next = new Workspace(paths, Workspace.cacheDirFor(this.userDataDir, paths));
     const previous = this.currentWorkspace;
     this.currentWorkspace = next;
     await previous?.dispose();
-    this.remember({ path: paths.projectDir, name: path.basename(paths.projectDir), isDemo });
+    const chosenHive = hiveSource === 'flag' || hiveSource === 'carried' ? { hive: paths.hiveDir } : {};
+    this.remember({ path: paths.projectDir, name: path.basename(paths.projectDir), isDemo, ...chosenHive });
     for (const listener of this.listeners) listener(next);
     return next;
+  }
+
+  /**
+   * The hive a project opened without one keeps: the one it was last opened with, else the one the
+   * operator is working in now (a linked worktree opened from the switcher shares its main
+   * checkout's hive; resolving it from the environment instead showed "0 entries" and empty inboxes).
+   * Only when switching (the first opening follows --hive or the environment); never the demo's hive,
+   * and never one only resolved from the environment (that is resolved again).
+   */
+  private carriedHive(projectDir: string): string | null {
+    // The first opening (the command line) resolves the hive as documented: --hive or the environment.
+    if (!this.currentWorkspace) return null;
+    const remembered = this.recentProjects().find((p) => p.path === projectDir && !p.isDemo)?.hive;
+    if (remembered) return remembered;
+    const current = this.currentWorkspace?.paths;
+    if (current && !current.isDemo && (current.hiveSource === 'flag' || current.hiveSource === 'carried')) return current.hiveDir;
+    return null;
   }
 
   recentProjects(): RecentProject[] {
     try {
       const parsed = JSON.parse(fs.readFileSync(this.recentFile, 'utf8'));
-      return Array.isArray(parsed) ? parsed.filter((p) => typeof p?.path === 'string').slice(0, MAX_RECENT) : [];
+      return Array.isArray(parsed)
+        ? parsed
+            .filter((p) => typeof p?.path === 'string')
+            .map((p) => ({ path: p.path, name: String(p.name ?? ''), isDemo: p.isDemo === true, ...(typeof p.hive === 'string' ? { hive: p.hive } : {}) }))
+            .slice(0, MAX_RECENT)
+        : [];
     } catch {
       return [];
     }

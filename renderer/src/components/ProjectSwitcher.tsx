@@ -11,6 +11,13 @@ export function ProjectSwitcher() {
   const [allowOutside, setAllowOutside] = createSignal(false);
   // A hive folder that is the one above the plugin's data folder keeps the switcher open, so the
   // one-click fix is seen; any other "no hive here" stays in the status bar and in this popover.
+  // A project opened without a hive keeps the open one (a linked worktree shares its checkout's hive).
+  const carriedHive = () => {
+    const info = workspace.info();
+    return info && !info.project.isDemo && (info.hive.source === 'flag' || info.hive.source === 'carried') ? info.hive.path : null;
+  };
+  const hivePlaceholder = () =>
+    carriedHive() ? `default: the open hive, ${carriedHive()}` : '…/opencode-swarm (holds shared-learnings.jsonl); default: as the plugin resolves it';
   const choose = async (project: string | null, hiveDir?: string, allowSymlinksOutside?: boolean) => {
     if (!(await workspace.open(project, hiveDir, allowSymlinksOutside))) return;
     if (hiveDir && workspace.info()?.hive.check.suggestion) setHive(hiveDir);
@@ -54,7 +61,7 @@ export function ProjectSwitcher() {
             </label>
             <label>
               Hive folder (optional)
-              <input name="hive" placeholder="…/opencode-swarm (holds shared-learnings.jsonl); default: as the plugin resolves it" value={hive()} onInput={(e) => setHive(e.currentTarget.value)} />
+              <input name="hive" placeholder={hivePlaceholder()} value={hive()} onInput={(e) => setHive(e.currentTarget.value)} />
             </label>
             <label class="project-allow-outside" title="Off: a store file whose symlink leads outside the project and the plugin's data folder is not read">
               <input type="checkbox" name="allowSymlinksOutside" checked={allowOutside()} onChange={(e) => setAllowOutside(e.currentTarget.checked)} />
@@ -62,6 +69,10 @@ export function ProjectSwitcher() {
             </label>
             <button type="submit">Open</button>
           </form>
+          <p class="muted small" data-testid="switcher-current-hive">
+            Hive: {workspace.info()?.hive.path ?? '…'}
+            {carriedHive() ? ' — kept for projects opened here without a hive folder' : ''}
+          </p>
           <Show when={workspace.info()?.hive.check.message ? workspace.info() : undefined}>
             {(info) => (
               <p class="hive-check" role="status" data-testid="switcher-hive-check">

@@ -13,8 +13,8 @@ export function HiveCheckNote(props: { info: WorkspaceInfo; testId: string; onUs
   return (
     <Show when={check().message}>
       {(message) => (
-        <span class="workspace-note warn" data-testid={props.testId} title={message()}>
-          {' — no hive here'}
+        <span class="workspace-note warn loud" role="status" data-testid={props.testId} title={message()}>
+          {' — no hive here: this project shows no hive entries, no link store and empty inboxes'}
           <Show when={check().suggestion}>
             {(suggestion) => (
               <>

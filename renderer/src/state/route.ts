@@ -30,27 +30,80 @@ export function formatHash(route: Route): string {
   return `#/${route.area}${query ? `?${query}` : ''}`;
 }
 
+/**
+ * Each area's last filters, so switching away and back (and a reload, which keeps the tab's
+ * sessionStorage) brings them back: the URL holds the open area's, this holds the others'.
+ */
+export interface AreaMemory {
+  recall(area: AreaId): RouteParams;
+  keep(route: Route): void;
+}
+
+const MEMORY_KEY = 'swarm-console.area-params';
+
+export function createAreaMemory(storage: Pick<Storage, 'getItem' | 'setItem'> | null): AreaMemory {
+  let saved: Partial<Record<AreaId, RouteParams>> = {};
+  try {
+    const parsed = JSON.parse(storage?.getItem(MEMORY_KEY) ?? '{}');
+    if (parsed && typeof parsed === 'object') {
+      for (const [area, params] of Object.entries(parsed)) {
+        if (!isArea(area) || !params || typeof params !== 'object') continue;
+        saved[area] = Object.fromEntries(Object.entries(params as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === 'string'));
+      }
+    }
+  } catch {
+    saved = {}; // damaged: start without memory
+  }
+  return {
+    recall: (area) => saved[area] ?? {},
+    keep(route) {
+      saved = { ...saved, [route.area]: route.params };
+      try {
+        storage?.setItem(MEMORY_KEY, JSON.stringify(saved));
+      } catch {
+        // storage full or refused: the memory still lasts for this page
+      }
+    },
+  };
+}
+
+const sessionStore = (): Storage | null => {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return null;
+  }
+};
+
 export interface Router {
   route: Accessor<Route>;
+  /** Without params: the area as it was left (its remembered filters); with params: exactly those. */
   go(area: AreaId, params?: RouteParams): void;
   /** Updates some params of the current area; `null` removes one. Replaces history so typing does not flood it. */
   setParams(changes: Record<string, string | null>): void;
 }
 
 export function createRouter(): Router {
+  const memory = createAreaMemory(sessionStore());
   const [route, setRoute] = createSignal<Route>(parseHash(location.hash));
-  const onHashChange = () => setRoute(parseHash(location.hash));
+  memory.keep(route());
+  const onHashChange = () => {
+    const next = parseHash(location.hash);
+    memory.keep(next);
+    setRoute(next);
+  };
   window.addEventListener('hashchange', onHashChange);
   onCleanup(() => window.removeEventListener('hashchange', onHashChange));
   const write = (next: Route, replace: boolean) => {
     const hash = formatHash(next);
     if (replace) history.replaceState(null, '', hash);
     else history.pushState(null, '', hash);
+    memory.keep(next);
     setRoute(next);
   };
   return {
     route,
-    go: (area, params = {}) => write({ area, params }, false),
+    go: (area, params) => write({ area, params: params ?? memory.recall(area) }, false),
     setParams(changes) {
       const params: Record<string, string> = { ...route().params };
       for (const [key, value] of Object.entries(changes)) {

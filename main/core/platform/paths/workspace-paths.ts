@@ -8,7 +8,8 @@ export interface WorkspacePaths {
   swarmDir: string;
   /** The plugin's `<dataDir>`: hive store, hive events, `links/`. */
   hiveDir: string;
-  hiveSource: 'flag' | 'env' | 'demo';
+  /** carried: the hive of the workspace open before, or the one this project was last opened with. */
+  hiveSource: 'flag' | 'env' | 'demo' | 'carried';
   /** Where the knowledge family lives: the link dir when linked, else `swarmDir`. */
   knowledgeDir: string;
   link: LinkResolution;

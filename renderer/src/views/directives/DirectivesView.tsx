@@ -17,9 +17,9 @@ import { InjectionPreview } from './InjectionPreview';
 
 const COLUMNS: TableColumn<DirectiveRow>[] = [
   { id: 'priority', header: 'Priority', width: 90, cell: (r) => <PriorityBadge priority={r().priority} explicit={r().priorityExplicit} /> },
-  { id: 'lesson', header: 'Directive', width: 380, clip: true, cell: (r) => r().lesson },
-  { id: 'status', header: 'Status', width: 110, cell: (r) => <StatusBadge status={r().status} /> },
-  { id: 'expiry', header: 'Archives in', width: 160, cell: (r) => <span classList={{ warn: !!r().expiry && r().expiry!.phasesLeft <= 2 }}>{expiryText(r().expiry)}</span> },
+  // The directive takes what is left (at least 240 px) and Violated follows it, so both stay in view
+  // beside the detail pane at 1,280 px.
+  { id: 'lesson', header: 'Directive', width: 240, grow: true, clip: true, cell: (r) => r().lesson },
   {
     id: 'violations',
     header: 'Violated (7 d)',
@@ -27,7 +27,9 @@ const COLUMNS: TableColumn<DirectiveRow>[] = [
     align: 'right',
     cell: (r) => <Show when={r().violationsInWindow} fallback="0">{(n) => <Badge tone="violated">{n()}</Badge>}</Show>,
   },
-  { id: 'funnel', header: 'Shown / applied / violated', width: 180, cell: (r) => `${r().funnel.shown} / ${r().funnel.applied} / ${r().funnel.violated}` },
+  { id: 'status', header: 'Status', width: 110, cell: (r) => <StatusBadge status={r().status} /> },
+  { id: 'expiry', header: 'Archives in', width: 160, cell: (r) => <span classList={{ warn: !!r().expiry && r().expiry!.phasesLeft <= 2 }}>{expiryText(r().expiry)}</span> },
+  { id: 'funnel', header: 'Shown / applied / violated', width: 204, cell: (r) => `${r().funnel.shown} / ${r().funnel.applied} / ${r().funnel.violated}` },
   { id: 'signal', header: 'Signal', width: 70, align: 'right', cell: (r) => signed(r().signal) },
   {
     id: 'skill',

@@ -1,4 +1,4 @@
-import { createEffect, createSignal, Show, type JSX } from 'solid-js';
+import { createEffect, createSignal, Show, untrack, type JSX } from 'solid-js';
 import './hive.css';
 import { useApi } from '../../api/port';
 import { createQuery } from '../../state/query';
@@ -30,11 +30,15 @@ export function HiveView(): JSX.Element {
   const rollback = createHumanFlow(api, 'hive.rollback.preview', 'hive.rollback.commit', refresh);
   const [selected, setSelected] = createSignal<ReadonlySet<string>>(new Set());
 
-  // "Quarantine…" in the Knowledge detail pane arrives here with ?select=<id>.
+  // "Quarantine…" in the Knowledge detail pane arrives here with ?select=<id>: ticked once, then
+  // dropped from the URL so returning to this area later does not tick it again.
   createEffect(() => {
     const id = router.route().params.select;
-    if (id) setSelected(new Set([...selected(), id]));
+    if (!id) return;
+    setSelected(new Set([...untrack(selected), id]));
+    router.setParams({ select: null });
   });
+  const selectMany = (ids: string[]) => setSelected(new Set([...selected(), ...ids]));
   const toggle = (id: string) => {
     const next = new Set(selected());
     if (next.has(id)) next.delete(id);
@@ -101,7 +105,7 @@ export function HiveView(): JSX.Element {
           </>
         )}
       </Show>
-      <EntryPicker selected={selected()} onToggle={toggle} />
+      <EntryPicker selected={selected()} onToggle={toggle} onSelectMany={selectMany} params={router.route().params} onParams={router.setParams} />
       <BackupsPanel status={status} rollback={rollback} mode={mode()} disabled={disabledReason()} />
       <AuditPanel audit={audit} />
     </div>

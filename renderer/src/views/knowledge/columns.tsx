@@ -40,7 +40,7 @@ function markerText(row: KnowledgeRow): string | undefined {
 /**
  * Every column an operator can show, hide and reorder; the first ones are visible by default.
  * The default set fits a 1,600 px window beside the facets (Lesson takes what is left, at least
- * its width); with the detail open at 1,280 px, Lesson, Tier, Status and Priority stay in view.
+ * its width); with the detail open at 1,280 px, Lesson, Tier, Status, Priority and Markers stay in view.
  * Clipped cells carry their whole value as a tooltip.
  */
 const COLUMNS: TableColumn<KnowledgeRow>[] = [
@@ -57,6 +57,7 @@ const COLUMNS: TableColumn<KnowledgeRow>[] = [
   { id: 'tier', header: 'Tier', width: 52, cell: (r) => r().tier },
   { id: 'status', header: 'Status', width: 116, clip: true, tooltip: (r) => r.status ?? undefined, cell: (r) => <StatusBadge status={r().status} /> },
   { id: 'priority', header: 'Priority', width: 76, cell: (r) => <Show when={r().collection !== 'rejected'} fallback="—"><PriorityBadge priority={r().priority} /></Show> },
+  { id: 'quality', header: 'Markers', width: 100, clip: true, tooltip: markerText, cell: (r) => <QualityCell row={r()} /> },
   { id: 'category', header: 'Category', width: 88, clip: true, tooltip: (r) => r.category ?? undefined, cell: (r) => r().category ?? '—' },
   { id: 'confidence', header: 'Conf.', width: 56, align: 'right', cell: (r) => fixed(r().confidence) },
   { id: 'phases', header: 'Phases', width: 64, align: 'right', cell: (r) => r().collection === 'rejected' ? '—' : `${count(r().phasesAlive)}/${r().maxPhases ?? 'def'}` },
@@ -68,7 +69,6 @@ const COLUMNS: TableColumn<KnowledgeRow>[] = [
     tooltip: (r) => (r.markers ? expiryText(r.markers.expiry) : undefined),
     cell: (r) => <span classList={{ warn: !!r().markers?.expiry && r().markers!.expiry!.phasesLeft <= 2 }}>{r().markers ? expiryText(r().markers!.expiry) : '…'}</span>,
   },
-  { id: 'quality', header: 'Markers', width: 120, clip: true, tooltip: markerText, cell: (r) => <QualityCell row={r()} /> },
   { id: 'updated', header: 'Updated (UTC)', width: 128, cell: (r) => when(r().updatedAt) },
   { id: 'project', header: 'Project', width: 104, clip: true, tooltip: (r) => r.project ?? undefined, cell: (r) => r().project ?? '—' },
   { id: 'scope', header: 'Scope', width: 110, clip: true, tooltip: (r) => r.scope ?? undefined, cell: (r) => r().scope ?? '—' },

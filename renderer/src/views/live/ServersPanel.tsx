@@ -31,6 +31,9 @@ export function ServersPanel(props: { store: LiveStore }) {
           Connect
         </button>
       </form>
+      <p class="muted small" data-testid="servers-remembered-note">
+        Connected servers are reconnected when the console starts again (URL and label are remembered; password not stored; enter it again).
+      </p>
       <Show when={problem()}>
         <p class="error" role="alert">
           {problem()}
@@ -68,6 +71,11 @@ function ServerRow(props: { server: ServerInfo; now: number; onDisconnect: () =>
         {props.server.version ? `opencode ${props.server.version}` : 'version unknown'} · {props.server.sessionCount} sessions
         {props.server.hasPassword ? ' · password set' : ''}
       </div>
+      <Show when={props.server.state.kind === 'unauthorised' && !props.server.hasPassword}>
+        <div class="warn small" data-testid="server-password-needed">
+          Password not stored; enter it again above (same URL) to reconnect.
+        </div>
+      </Show>
       <Show when={warnings() > 0}>
         <div class="warn small" title={props.server.warnings.lastWarning ?? ''}>
           {warnings()} stream events skipped (invalid JSON {props.server.warnings.invalidJson}, unknown type {props.server.warnings.unknownType}, oversized{' '}

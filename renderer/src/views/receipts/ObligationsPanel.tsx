@@ -162,7 +162,7 @@ export function ObligationsPanel(props: { data: ObligationsData; phase: string |
                       trace {shortId(o.traceId)}
                     </div>
                   </td>
-                  <td>
+                  <td class="nowrap">
                     {utc(o.displayedAt)}
                     <div class="muted">
                       {o.phase ?? '—'}

@@ -80,7 +80,7 @@ export function PhasesPanel(props: { phases: PhaseSummary[]; graceDays: number; 
                     </div>
                   </Show>
                 </td>
-                <td>{utc(p.closedAt)}</td>
+                <td class="nowrap">{utc(p.closedAt)}</td>
                 <td>
                   {p.graceDays !== null ? `${p.graceDays} d` : '—'}
                   <Show when={p.archiveEligibleAfter}>

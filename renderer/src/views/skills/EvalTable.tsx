@@ -22,7 +22,7 @@ export function EvalTable(props: { preview: EvalPreview }): JSX.Element {
         <p class="muted">
           {props.preview.caseCount} case(s) from {props.preview.evalFiles.join(', ')} · draft {pct(props.preview.candidateScore)} · incumbent {props.preview.rule === 'strictly_improve' ? pct(props.preview.incumbentScore) : 'none'}
         </p>
-        <table class="eval-cases">
+        <table class="data eval-cases">
           <thead>
             <tr>
               <th>Case</th>
