@@ -36,7 +36,7 @@ const COLUMNS: TableColumn<DirectiveRow>[] = [
     cell: (r) => <Badge tone={r().maturity.eligible ? 'ok' : 'danger'}>{r().maturity.eligible ? 'eligible' : 'not eligible'}</Badge>,
   },
   { id: 'enforcement', header: 'Mode', width: 80, clip: true, cell: (r) => r().enforcement_mode ?? '—' },
-  { id: 'updated', header: 'Updated (UTC)', width: 130, cell: (r) => when(r().updated_at) },
+  { id: 'updated', header: 'Updated (UTC)', width: 156, cell: (r) => when(r().updated_at) },
 ];
 
 const SORTABLE: Record<string, 'priority' | 'expiry' | 'violations' | 'signal' | 'updated' | 'shown'> = {

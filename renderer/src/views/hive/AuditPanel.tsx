@@ -1,3 +1,4 @@
+import { when } from '../../state/format';
 import { For, Show, type JSX } from 'solid-js';
 import type { Query } from '../../state/query';
 import type { Output } from '../../../../shared/contract';
@@ -33,7 +34,7 @@ export function AuditPanel(props: { audit: Query<Output<'audit.list'>> }): JSX.E
                   {(r) => (
                     <tr data-testid="audit-row">
                       <td>{r.seq}</td>
-                      <td>{r.at}</td>
+                      <td class="time">{when(r.at)}</td>
                       <td>{r.event}</td>
                       <td class="mono">{r.op}</td>
                       <td>{r.outcome}</td>

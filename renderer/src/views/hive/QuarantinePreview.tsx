@@ -1,3 +1,4 @@
+import { when } from '../../state/format';
 import { For, Show, type JSX } from 'solid-js';
 import type { Output } from '../../../../shared/contract';
 
@@ -46,7 +47,7 @@ export function QuarantinePreview(props: { preview: Preview }): JSX.Element {
         <dd>{props.preview.consoleVersion}</dd>
         <dt>Token</dt>
         <dd class="mono" data-testid="preview-token">
-          {props.preview.token12.slice(0, 8)}… (expires {props.preview.expiresAt})
+          {props.preview.token12.slice(0, 8)}… (expires {when(props.preview.expiresAt)})
         </dd>
       </dl>
       <h4>Blast radius</h4>

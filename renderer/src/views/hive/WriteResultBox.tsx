@@ -1,3 +1,4 @@
+import { when } from '../../state/format';
 import { For, Show, type JSX } from 'solid-js';
 import type { Output } from '../../../../shared/contract';
 
@@ -24,7 +25,7 @@ export function WriteResultBox(props: { result: Output<'hive.quarantine.commit'>
         </dd>
         <Show when={props.result.revertCheckAt}>
           <dt>Re-check</dt>
-          <dd>at {props.result.revertCheckAt} the console re-reads the hive; a concurrent plugin rewrite that reverts this shows as a warning under Backups.</dd>
+          <dd>at {when(props.result.revertCheckAt)} the console re-reads the hive; a concurrent plugin rewrite that reverts this shows as a warning under Backups.</dd>
         </Show>
       </dl>
       <button type="button" onClick={() => props.onClose()}>

@@ -69,11 +69,11 @@ const COLUMNS: TableColumn<KnowledgeRow>[] = [
     cell: (r) => <span classList={{ warn: !!r().markers?.expiry && r().markers!.expiry!.phasesLeft <= 2 }}>{r().markers ? expiryText(r().markers!.expiry) : '…'}</span>,
   },
   { id: 'quality', header: 'Markers', width: 120, clip: true, tooltip: markerText, cell: (r) => <QualityCell row={r()} /> },
-  { id: 'updated', header: 'Updated (UTC)', width: 128, cell: (r) => when(r().updatedAt) },
+  { id: 'updated', header: 'Updated (UTC)', width: 156, cell: (r) => when(r().updatedAt) },
   { id: 'project', header: 'Project', width: 104, clip: true, tooltip: (r) => r.project ?? undefined, cell: (r) => r().project ?? '—' },
   { id: 'scope', header: 'Scope', width: 110, clip: true, tooltip: (r) => r.scope ?? undefined, cell: (r) => r().scope ?? '—' },
   { id: 'tags', header: 'Tags', width: 180, clip: true, tooltip: (r) => r.tags.join(', ') || undefined, cell: (r) => <For each={r().tags}>{(tag) => <Badge tone="muted">{tag}</Badge>}</For> },
-  { id: 'created', header: 'Created (UTC)', width: 124, cell: (r) => when(r().createdAt) },
+  { id: 'created', header: 'Created (UTC)', width: 156, cell: (r) => when(r().createdAt) },
   { id: 'encounter', header: 'Encounter', width: 80, align: 'right', cell: (r) => r().tier === 'hive' ? fixed(r().encounterScore) : '—' },
   { id: 'shown', header: 'Shown', width: 60, align: 'right', cell: (r) => count(r().markers?.shown ?? r().shownCount) },
 ];

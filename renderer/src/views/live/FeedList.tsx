@@ -1,3 +1,4 @@
+import { when } from '../../state/format';
 import { createEffect, For, on, Show } from 'solid-js';
 import { createVirtualizer } from '@tanstack/solid-virtual';
 import type { FeedItem } from '../../../../shared/contract/live';
@@ -75,7 +76,7 @@ export function FeedList(props: {
                     onClick={() => props.onSelect(it())}
                     onDblClick={() => props.onOpen(it())}
                   >
-                    <span class="live-time muted" title={new Date(it().time).toISOString()}>
+                    <span class="live-time muted" title={when(it().time)}>
                       {relativeTime(it().time, props.now)}
                     </span>
                     <span class={`badge kind-${it().kind}`}>{it().kind}</span>

@@ -1,3 +1,4 @@
+import { when } from '../../state/format';
 import type { ConnectionState, FeedFilter, FeedItem } from '../../../../shared/contract/live';
 
 /**
@@ -107,7 +108,7 @@ export function relativeTime(time: number, now: number): string {
   if (s < 60) return `${Math.max(0, s)} s ago`;
   if (s < 3600) return `${Math.round(s / 60)} min ago`;
   if (s < 86_400) return `${Math.round(s / 3600)} h ago`;
-  return new Date(time).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+  return when(time);
 }
 
 export const OUTCOME_LABEL: Record<string, string> = {

@@ -1,6 +1,7 @@
+import { when } from '../../state/format';
 import { createSignal, For, Show, type JSX } from 'solid-js';
 import type { FileIntegrity, Integrity } from '../../../../shared/contract/receipts';
-import { bytes, shortHash, stateLabel, stateTone, utc } from './format';
+import { bytes, shortHash, stateLabel, stateTone } from './format';
 
 /** Where the chain breaks: line, byte offset, seq, the defect, and expected vs found. */
 function BreakDetail(props: { file: FileIntegrity }): JSX.Element {
@@ -110,7 +111,7 @@ export function IntegrityBanner(props: { integrity: Integrity }): JSX.Element {
           </span>
         </Show>
         <span class="muted">
-          verified {utc(props.integrity.checkedAt)} UTC · read-only, never repaired here
+          verified {when(props.integrity.checkedAt)} · read-only, never repaired here
           <Show when={props.integrity.verdict === 'ok'}>
             {' '}
             <button class="link-button" data-testid="integrity-details" onClick={() => setOpen(!open())}>

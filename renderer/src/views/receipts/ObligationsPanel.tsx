@@ -1,7 +1,8 @@
+import { when } from '../../state/format';
 import { For, Show, type JSX } from 'solid-js';
 import type { Obligation } from '../../../../shared/contract/receipts';
 import { DerivedBadge } from '../../components/DerivedBadge';
-import { duration, originLabel, outcomeLabel, releaseLabel, shortId, sourceLabel, utc } from './format';
+import { duration, originLabel, outcomeLabel, releaseLabel, shortId, sourceLabel } from './format';
 import { LessonText } from './LessonText';
 import { neverAnswered, type NeverAnswered } from './never-answered';
 
@@ -21,13 +22,13 @@ function Fate(props: { o: Obligation; maxDenials: number }): JSX.Element {
       <Show when={o().status === 'open'}>
         <span>
           open for <b data-testid="open-for">{duration(o().ageMs)}</b>
-          {o().stalenessDue ? ' — older than gate_staleness_ms: the next high-risk tool call would release it (staleness)' : o().stalenessDueAt ? ` — staleness release due at ${utc(o().stalenessDueAt)}` : ''}
+          {o().stalenessDue ? ' — older than gate_staleness_ms: the next high-risk tool call would release it (staleness)' : o().stalenessDueAt ? ` — staleness release due at ${when(o().stalenessDueAt)}` : ''}
         </span>
       </Show>
       <For each={o().releases}>
         {(r) => (
           <div data-testid="release">
-            <span class="badge warn">{releaseLabel(r.kind)}</span> {r.ts ? `${utc(r.ts)}, ` : ''}
+            <span class="badge warn">{releaseLabel(r.kind)}</span> {r.ts ? `${when(r.ts)}, ` : ''}
             {duration(r.msFromDisplay)} after display{r.tool ? `, let ${r.tool} through` : ''}
             {r.denialCount !== null ? `, denials ${r.denialCount}/${r.maxGateDenials ?? props.maxDenials}` : ''} — <i>nonterminal: not an answer, never counted as application</i>
           </div>
@@ -77,7 +78,7 @@ function NeverAnsweredList(props: { items: NeverAnswered[] }): JSX.Element {
                     </span>
                   </>
                 ) : null}{' '}
-                shown <b data-testid="never-answered-displays">{n.displays}</b> time(s), {utc(n.firstShown)} – {utc(n.lastShown)}, never answered
+                shown <b data-testid="never-answered-displays">{n.displays}</b> time(s), {when(n.firstShown)} – {when(n.lastShown)}, never answered
                 {n.gateWarnings ? `; named by ${n.gateWarnings} gate warning(s) in events.jsonl` : ''} {n.derived ? <DerivedBadge /> : null}
               </li>
             )}
@@ -110,13 +111,13 @@ export function ObligationsPanel(props: { data: ObligationsData; phase: string |
         fallback={
           <p class="muted" data-testid="escape-hatches">
             These displays are known only from the released plugin’s legacy logs. That plugin has no gate escape hatch: a critical directive stays pending until the agent answers it
-            (max_gate_denials and gate_staleness_ms are documented for a later version). Times are UTC, ages as of {utc(d().now)}.
+            (max_gate_denials and gate_staleness_ms are documented for a later version). Times are UTC, ages as of {when(d().now)}.
           </p>
         }
       >
         <p class="muted" data-testid="escape-hatches">
           Gate escape hatches: max_gate_denials {d().escapeHatches.maxGateDenials}, gate_staleness_ms {d().escapeHatches.gateStalenessMs} ({duration(d().escapeHatches.gateStalenessMs)}) —{' '}
-          {d().escapeHatches.source === 'config' ? `from ${d().escapeHatches.configFiles.join(', ')}` : 'documented defaults (not set in the plugin config)'}; a session reset releases too. Times are UTC, ages as of {utc(d().now)}.
+          {d().escapeHatches.source === 'config' ? `from ${d().escapeHatches.configFiles.join(', ')}` : 'documented defaults (not set in the plugin config)'}; a session reset releases too. Times are UTC, ages as of {when(d().now)}.
         </p>
       </Show>
       <For each={d().escapeHatches.problems}>{(p) => <p class="error">{p}</p>}</For>
@@ -163,7 +164,7 @@ export function ObligationsPanel(props: { data: ObligationsData; phase: string |
                     </div>
                   </td>
                   <td>
-                    {utc(o.displayedAt)}
+                    {when(o.displayedAt)}
                     <div class="muted">
                       {o.phase ?? '—'}
                       {o.taskId ? ` · task ${o.taskId}` : ''}

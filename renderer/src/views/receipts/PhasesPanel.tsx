@@ -1,8 +1,8 @@
+import { when } from '../../state/format';
 import { For, Show, type JSX } from 'solid-js';
 import type { PhaseSummary } from '../../../../shared/contract/receipts';
 import { ANSWERED_RULE } from '../../components/ack-terms';
 import { DerivedBadge } from '../../components/DerivedBadge';
-import { utc } from './format';
 
 const STATE_TEXT: Record<PhaseSummary['state'], string> = {
   open: 'open',
@@ -80,11 +80,11 @@ export function PhasesPanel(props: { phases: PhaseSummary[]; graceDays: number; 
                     </div>
                   </Show>
                 </td>
-                <td>{utc(p.closedAt)}</td>
+                <td>{when(p.closedAt)}</td>
                 <td>
                   {p.graceDays !== null ? `${p.graceDays} d` : '—'}
                   <Show when={p.archiveEligibleAfter}>
-                    <div class="muted">until {utc(p.archiveEligibleAfter)}</div>
+                    <div class="muted">until {when(p.archiveEligibleAfter)}</div>
                   </Show>
                 </td>
               </tr>

@@ -1,7 +1,8 @@
+import { when } from '../../state/format';
 import { For, Show, type JSX } from 'solid-js';
 import type { Trace, TraceEntry, TracesPage } from '../../../../shared/contract/receipts';
 import { DerivedBadge } from '../../components/DerivedBadge';
-import { duration, originLabel, outcomeLabel, releaseLabel, shortId, sourceLabel, utc } from './format';
+import { duration, originLabel, outcomeLabel, releaseLabel, shortId, sourceLabel } from './format';
 import { LessonText } from './LessonText';
 
 const STATUS_TONE: Record<TraceEntry['status'], string> = { answered: 'ok', released: 'warn', open: 'danger', unanswered: 'muted' };
@@ -70,7 +71,7 @@ function TraceBlock(props: { trace: Trace }): JSX.Element {
         </Show>
         <span>{t().agent ?? '—'}</span>
         <span class="muted">{t().mode ?? ''}</span>
-        <span class="muted">{utc(t().displayedAt)}</span>
+        <span class="muted">{when(t().displayedAt)}</span>
         <span class="badge muted">{originLabel(t().origin)}</span>
         <Show when={!t().displayedSetKnown}>
           <span class="badge warn" title="An answer names this trace id, but no retrieval with it was recorded">displayed set unknown</span>

@@ -1,3 +1,4 @@
+import { when } from '../../state/format';
 import { For, Show, type JSX } from 'solid-js';
 import type { CuratorOverview } from '../../../../shared/contract/skills';
 
@@ -183,7 +184,7 @@ export function CuratorPanel(props: { data: CuratorOverview; onOpenEntry: (id: s
               <li>
                 {i.lesson}{' '}
                 <span class="muted">
-                  ({i.category}; {i.sourceKind} from {i.agent} on task {i.taskId}, {i.outcome}; {i.createdAt})
+                  ({i.category}; {i.sourceKind} from {i.agent} on task {i.taskId}, {i.outcome}; {when(i.createdAt)})
                 </span>
               </li>
             )}

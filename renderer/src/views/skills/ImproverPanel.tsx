@@ -1,3 +1,4 @@
+import { when } from '../../state/format';
 import { For, Show, type JSX } from 'solid-js';
 import type { z } from 'zod';
 import type { SkillsOverview } from '../../../../shared/contract/skills';
@@ -19,7 +20,7 @@ export function ImproverPanel(props: { improver: Improver }): JSX.Element {
               <Show when={q.present} fallback="not written yet">
                 <Show when={!q.problem} fallback={<span class="error">{q.problem}</span>}>
                   {q.callsUsed}/{q.maxCalls} calls on {q.date} ({q.window}){q.resetsOnNextRun ? ' — a new day: the plugin resets the count on its next run' : ''}
-                  {q.lastRunAt ? `; last run ${q.lastRunAt}` : ''}
+                  {q.lastRunAt ? `; last run ${when(q.lastRunAt)}` : ''}
                 </Show>
               </Show>
             </li>
@@ -37,7 +38,7 @@ export function ImproverPanel(props: { improver: Improver }): JSX.Element {
                   LLM analysis
                 </span>
               </Show>{' '}
-              {p.generatedAt} · targets {p.targets.join(', ') || '—'}
+              {when(p.generatedAt)} · targets {p.targets.join(', ') || '—'}
               {p.model ? ` · model ${p.model}` : ''}
             </h4>
             <Show when={p.problems.length}>
