@@ -9,7 +9,7 @@ import { useFresh } from '../../state/freshness';
 import { useRouter } from '../../state/router-context';
 import { useWorkspace } from '../../state/workspace';
 import { Badge, PriorityBadge, StatusBadge } from '../../components/Badge';
-import { expiryText, signed, when } from '../../state/format';
+import { expiryText, signed, when, plural } from '../../state/format';
 import { useListKeys } from '../../state/keyboard';
 import { DirectiveDetail } from './DirectiveDetail';
 import { directivesInput, directivesKey } from './directives-query';
@@ -90,7 +90,7 @@ export function DirectivesView(): JSX.Element {
   const current = () => rows.rowAt(selected());
   const quick = (): Quick[] => [
     { label: 'Critical', param: 'priority', value: 'critical', count: (c) => c.byPriority.critical ?? 0 },
-    { label: `Expiring within ${meta()?.soon ?? 2} phases`, param: 'expiring', value: String(meta()?.soon ?? 2), count: (c) => c.expiringSoon },
+    { label: `Expiring within ${plural(meta()?.soon ?? 2, 'phase')}`, param: 'expiring', value: String(meta()?.soon ?? 2), count: (c) => c.expiringSoon },
     { label: 'Violated this week', param: 'violated', value: '1', count: (c) => c.violatedInWindow },
     { label: 'Not eligible for a skill', param: 'eligibility', value: 'not_eligible', count: (c) => c.notEligible },
   ];
@@ -129,7 +129,7 @@ export function DirectivesView(): JSX.Element {
         </div>
         <span class="spacer" />
         <span class="muted" data-testid="directive-count">
-          {rows.total()} directives{meta() ? ` · week up to ${when(meta()!.asOf)}` : ''}
+          {plural(rows.total(), 'directive')}{meta() ? ` · week up to ${when(meta()!.asOf)}` : ''}
         </span>
       </div>
       <Show when={rows.error()}>

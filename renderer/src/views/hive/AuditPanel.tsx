@@ -1,4 +1,4 @@
-import { when } from '../../state/format';
+import { when, plural } from '../../state/format';
 import { For, Show, type JSX } from 'solid-js';
 import type { Query } from '../../state/query';
 import type { Output } from '../../../../shared/contract';
@@ -12,7 +12,7 @@ export function AuditPanel(props: { audit: Query<Output<'audit.list'>> }): JSX.E
         {(log) => (
           <>
             <p class={log().chain.ok ? 'ok' : 'error'} data-testid="audit-chain">
-              {log().chain.ok ? `Chain intact: ${log().chain.records} records.` : `Chain broken at record ${log().chain.brokenAt}: ${log().chain.problem}`}
+              {log().chain.ok ? `Chain intact: ${plural(log().chain.records, 'record')}.` : `Chain broken at record ${log().chain.brokenAt}: ${log().chain.problem}`}
             </p>
             <p class="muted mono small">{log().path}</p>
             <table class="plain">

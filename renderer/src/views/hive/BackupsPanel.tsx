@@ -1,3 +1,4 @@
+import { plural } from '../../state/format';
 import { For, Show, type JSX } from 'solid-js';
 import type { Output } from '../../../../shared/contract';
 import type { Query } from '../../state/query';
@@ -28,7 +29,7 @@ function RollbackPlan(props: { preview: RollbackPreview }): JSX.Element {
         </p>
       </Show>
       <p class="muted mono small">
-        Hive now: {props.preview.store.entryCount} entries · sha256 {props.preview.store.fileSha256.slice(0, 12)}… · token {props.preview.token12.slice(0, 8)}…
+        Hive now: {plural(props.preview.store.entryCount, 'entry', 'entries')} · sha256 {props.preview.store.fileSha256.slice(0, 12)}… · token {props.preview.token12.slice(0, 8)}…
       </p>
     </div>
   );
@@ -69,7 +70,7 @@ export function BackupsPanel(props: { status: Query<Output<'hive.quarantine.stat
         {(status) => (
           <>
             <p class="muted">
-              Sidecar <span class="mono">shared-learnings-quarantined.jsonl</span>: {status().sidecarEntries} entries.
+              Sidecar <span class="mono">shared-learnings-quarantined.jsonl</span>: {plural(status().sidecarEntries, 'entry', 'entries')}.
             </p>
             <table class="plain">
               <thead>

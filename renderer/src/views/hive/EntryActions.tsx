@@ -1,3 +1,4 @@
+import { plural } from '../../state/format';
 import { createSignal, For, Show, type JSX } from 'solid-js';
 import './hive.css';
 import type { Output } from '../../../../shared/contract';
@@ -34,7 +35,7 @@ function SwarmPlan(props: { preview: SwarmPreview }): JSX.Element {
         <For each={props.preview.effects}>{(effect) => <li>{effect}</li>}</For>
       </ul>
       <p class="muted mono small">
-        {props.preview.store.entryCount} entries · sha256 {props.preview.store.fileSha256.slice(0, 12)}… · token {props.preview.token12.slice(0, 8)}…
+        {plural(props.preview.store.entryCount, 'entry', 'entries')} · sha256 {props.preview.store.fileSha256.slice(0, 12)}… · token {props.preview.token12.slice(0, 8)}…
       </p>
     </div>
   );

@@ -1,4 +1,4 @@
-import { when } from '../../state/format';
+import { when, plural } from '../../state/format';
 import { For, Show, type JSX } from 'solid-js';
 import type { Output } from '../../../../shared/contract';
 
@@ -41,7 +41,7 @@ export function QuarantinePreview(props: { preview: Preview }): JSX.Element {
       <dl class="fields">
         <dt>Store</dt>
         <dd class="mono" data-testid="preview-fingerprint">
-          {props.preview.store.path} · {props.preview.store.entryCount} entries · {props.preview.store.byteLength} bytes · sha256 {props.preview.store.fileSha256.slice(0, 12)}…
+          {props.preview.store.path} · {plural(props.preview.store.entryCount, 'entry', 'entries')} · {props.preview.store.byteLength} bytes · sha256 {props.preview.store.fileSha256.slice(0, 12)}…
         </dd>
         <dt>Console version</dt>
         <dd>{props.preview.consoleVersion}</dd>

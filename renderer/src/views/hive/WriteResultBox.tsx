@@ -1,4 +1,4 @@
-import { when } from '../../state/format';
+import { when, plural } from '../../state/format';
 import { For, Show, type JSX } from 'solid-js';
 import type { Output } from '../../../../shared/contract';
 
@@ -17,11 +17,11 @@ export function WriteResultBox(props: { result: Output<'hive.quarantine.commit'>
         </Show>
         <dt>Hive before</dt>
         <dd class="mono">
-          {props.result.before.entryCount} entries · sha256 {props.result.before.fileSha256.slice(0, 12)}…
+          {plural(props.result.before.entryCount, 'entry', 'entries')} · sha256 {props.result.before.fileSha256.slice(0, 12)}…
         </dd>
         <dt>Hive after</dt>
         <dd class="mono" data-testid="result-after">
-          {props.result.after.entryCount} entries · sha256 {props.result.after.fileSha256.slice(0, 12)}…
+          {plural(props.result.after.entryCount, 'entry', 'entries')} · sha256 {props.result.after.fileSha256.slice(0, 12)}…
         </dd>
         <Show when={props.result.revertCheckAt}>
           <dt>Re-check</dt>

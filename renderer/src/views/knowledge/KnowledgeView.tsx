@@ -1,3 +1,4 @@
+import { plural } from '../../state/format';
 import { createEffect, createMemo, createSignal, on, Show, type JSX } from 'solid-js';
 import './knowledge.css';
 import { useApi } from '../../api/port';
@@ -174,7 +175,7 @@ export function KnowledgeView(): JSX.Element {
           </button>
         </div>
         <span class="muted" data-testid="entry-count" aria-live="polite">
-          {entries.rows.total()} entries{entries.rows.loading() ? ' …' : ''}
+          {plural(entries.rows.total(), 'entry', 'entries')}{entries.rows.loading() ? ' …' : ''}
         </span>
         <span class="spacer" />
         <ColumnChooser columns={KNOWLEDGE_COLUMNS} state={columnState(params().cols)} onChange={setColumns} />

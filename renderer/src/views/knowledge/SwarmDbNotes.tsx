@@ -1,3 +1,4 @@
+import { plural } from '../../state/format';
 import { For, Show, type JSX } from 'solid-js';
 import { freshQuery } from '../../state/query';
 import { KNOWLEDGE_STORES } from './knowledge-query';
@@ -32,7 +33,7 @@ export function SwarmDbNotes(): JSX.Element {
             <For each={tables()}>
               {(t) => (
                 <li>
-                  <code>{t.name}</code> — {t.rows ?? '?'} rows ({t.storeKey}), not read yet
+                  <code>{t.name}</code> — {t.rows === null || t.rows === undefined ? '? rows' : plural(t.rows, 'row')} ({t.storeKey}), not read yet
                 </li>
               )}
             </For>

@@ -1,3 +1,4 @@
+import { plural } from '../../state/format';
 import { createSignal, For, Show, type JSX } from 'solid-js';
 import type { FunnelCounts, FunnelRow } from '../../../../shared/contract/receipts';
 import { ACKNOWLEDGED_RULE, ANSWERED_RULE } from '../../components/ack-terms';
@@ -51,7 +52,7 @@ export function FunnelPanel(props: { rows: FunnelRow[]; total: number; notes: st
       <div class="toolbar">
         <input aria-label="Directive id" placeholder="directive id…" value={props.entry ?? ''} onChange={(e) => props.onEntry(e.currentTarget.value.trim() || null)} />
         <span class="spacer" />
-        <span class="muted">{props.total} directive(s)</span>
+        <span class="muted">{plural(props.total, 'directive')}</span>
       </div>
       <table class="data funnel-table">
         <thead>

@@ -1,4 +1,4 @@
-import { when } from '../../state/format';
+import { when, plural } from '../../state/format';
 import { createSignal, For, Show, type JSX } from 'solid-js';
 import type { FileIntegrity, Integrity } from '../../../../shared/contract/receipts';
 import { bytes, shortHash, stateLabel, stateTone } from './format';
@@ -138,7 +138,7 @@ export function PrefixNotice(props: { integrity: Integrity }): JSX.Element {
   const text = () => {
     const j = journal();
     if (!j) return null;
-    const prefix = j.records ? `the ${j.records} verified journal record(s) (seq ${j.firstSeq}–${j.lastSeq})` : 'no V2 journal record';
+    const prefix = j.records ? `the ${plural(j.records, 'verified journal record')} (seq ${j.firstSeq}–${j.lastSeq})` : 'no V2 journal record';
     if (j.state === 'corrupt' || j.state === 'unsupported_schema') {
       return `Below: ${prefix} only. Records from line ${j.break?.line ?? '?'} on are not shown — the plugin trusts nothing after the break until the ledger is repaired. Legacy logs are shown as usual.`;
     }

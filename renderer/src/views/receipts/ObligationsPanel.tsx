@@ -1,4 +1,4 @@
-import { when } from '../../state/format';
+import { when, plural } from '../../state/format';
 import { For, Show, type JSX } from 'solid-js';
 import type { Obligation } from '../../../../shared/contract/receipts';
 import { DerivedBadge } from '../../components/DerivedBadge';
@@ -79,7 +79,7 @@ function NeverAnsweredList(props: { items: NeverAnswered[] }): JSX.Element {
                   </>
                 ) : null}{' '}
                 shown <b data-testid="never-answered-displays">{n.displays}</b> time(s), {when(n.firstShown)} – {when(n.lastShown)}, never answered
-                {n.gateWarnings ? `; named by ${n.gateWarnings} gate warning(s) in events.jsonl` : ''} {n.derived ? <DerivedBadge /> : null}
+                {n.gateWarnings ? `; named by ${plural(n.gateWarnings, 'gate warning')} in events.jsonl` : ''} {n.derived ? <DerivedBadge /> : null}
               </li>
             )}
           </For>

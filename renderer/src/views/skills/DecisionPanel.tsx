@@ -1,4 +1,4 @@
-import { when } from '../../state/format';
+import { when, plural } from '../../state/format';
 import { createEffect, createSignal, Show, type JSX } from 'solid-js';
 import type { SkillItem } from '../../../../shared/contract/skills';
 import { useApi } from '../../api/port';
@@ -112,7 +112,7 @@ export function DecisionPanel(props: { item: Pick<SkillItem, 'slug' | 'kind'>; s
             </Show>
             <Show when={p().plan.evaluation}>{(e) => <EvalTable preview={e()} />}</Show>
             <p class="muted mono">
-              token {p().token12} · knowledge store {p().store.entryCount} entries, sha256 {p().store.fileSha256.slice(0, 12)}… · expires {when(p().expiresAt)}
+              token {p().token12} · knowledge store {plural(p().store.entryCount, 'entry', 'entries')}, sha256 {p().store.fileSha256.slice(0, 12)}… · expires {when(p().expiresAt)}
             </p>
             {confirm(apply, p().plan.refusal ? 'Run skill_apply anyway' : 'Apply the draft')}
           </div>

@@ -1,3 +1,4 @@
+import { plural } from '../../state/format';
 import { For, Show, type JSX } from 'solid-js';
 import type { EvalPreview } from '../../../../shared/contract/skills';
 
@@ -20,7 +21,7 @@ export function EvalTable(props: { preview: EvalPreview }): JSX.Element {
       </p>
       <Show when={props.preview.cases.length > 0}>
         <p class="muted">
-          {props.preview.caseCount} case(s) from {props.preview.evalFiles.join(', ')} · draft {pct(props.preview.candidateScore)} · incumbent {props.preview.rule === 'strictly_improve' ? pct(props.preview.incumbentScore) : 'none'}
+          {plural(props.preview.caseCount, 'case')} from {props.preview.evalFiles.join(', ')} · draft {pct(props.preview.candidateScore)} · incumbent {props.preview.rule === 'strictly_improve' ? pct(props.preview.incumbentScore) : 'none'}
         </p>
         <table class="eval-cases">
           <thead>

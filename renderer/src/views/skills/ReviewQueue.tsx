@@ -1,3 +1,4 @@
+import { plural } from '../../state/format';
 import { createMemo, createSignal, For, onMount, Show, type JSX } from 'solid-js';
 import { QUEUE_KINDS, type QueueItem } from '../../../../shared/contract/skills';
 import { useApi } from '../../api/port';
@@ -42,7 +43,7 @@ export function ReviewQueue(props: { kinds: string[]; onKinds: (kinds: string[])
         // A new denial changes lastTime, so a dismissed directive comes back when it is denied again.
         key: `denial:${c.directiveId}@${c.lastTime}`,
         kind: 'repeated_denial' as const,
-        title: `Directive ${c.directiveId} denied ${c.lastDay} times in the last day`,
+        title: `Directive ${c.directiveId} denied ${plural(c.lastDay, 'time')} in the last day`,
         detail: c.tools.map((t) => `${t.tool} ×${t.count}`).join(', '),
         at: new Date(c.lastTime).toISOString(),
         open: { view: 'live' as const, slug: null, entryId: c.directiveId, tier: null },
