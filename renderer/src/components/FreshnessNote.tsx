@@ -1,6 +1,6 @@
-import { when } from '../state/format';
 import { createEffect, onCleanup, Show, type JSX } from 'solid-js';
 import type { Freshness } from '../../../shared/contract/knowledge';
+import { when } from '../state/format';
 
 /** How often a stale result is asked for again while the console recomputes it. */
 const RECHECK_MS = 1000;

@@ -1,7 +1,7 @@
-import { when, plural } from '../../state/format';
 import { For, Show, type JSX } from 'solid-js';
 import type { Query } from '../../state/query';
 import type { Output } from '../../../../shared/contract';
+import { when, plural } from '../../state/format';
 
 /** The console's own audit log, newest first, with its hash-chain check. */
 export function AuditPanel(props: { audit: Query<Output<'audit.list'>> }): JSX.Element {

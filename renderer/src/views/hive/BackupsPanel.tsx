@@ -1,10 +1,10 @@
-import { plural } from '../../state/format';
 import { For, Show, type JSX } from 'solid-js';
 import type { Output } from '../../../../shared/contract';
 import type { Query } from '../../state/query';
 import { ConfirmBox } from '../../components/ConfirmBox';
 import type { HumanFlow } from '../../state/human-flow';
 import { WriteResultBox } from './WriteResultBox';
+import { plural } from '../../state/format';
 
 type RollbackPreview = Output<'hive.rollback.preview'>;
 

@@ -1,4 +1,3 @@
-import { plural } from '../../state/format';
 import { createSignal, For, Show, type JSX } from 'solid-js';
 import './hive.css';
 import type { Output } from '../../../../shared/contract';
@@ -7,6 +6,7 @@ import { createQuery } from '../../state/query';
 import { ConfirmBox } from '../../components/ConfirmBox';
 import { createHumanFlow } from '../../state/human-flow';
 import { WriteResultBox } from './WriteResultBox';
+import { plural } from '../../state/format';
 
 type SwarmPreview = Output<'swarm.quarantine.preview'>;
 type Action = 'quarantine' | 'restore' | 'promote';

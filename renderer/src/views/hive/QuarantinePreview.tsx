@@ -1,6 +1,6 @@
-import { when, plural } from '../../state/format';
 import { For, Show, type JSX } from 'solid-js';
 import type { Output } from '../../../../shared/contract';
+import { when, plural } from '../../state/format';
 
 type Preview = Output<'hive.quarantine.preview'>;
 

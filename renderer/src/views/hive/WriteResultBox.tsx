@@ -1,6 +1,6 @@
-import { when, plural } from '../../state/format';
 import { For, Show, type JSX } from 'solid-js';
 import type { Output } from '../../../../shared/contract';
+import { when, plural } from '../../state/format';
 
 /** What a commit or rollback actually did, in the words the core reported. */
 export function WriteResultBox(props: { result: Output<'hive.quarantine.commit'>; onClose: () => void }): JSX.Element {

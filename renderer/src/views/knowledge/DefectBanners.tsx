@@ -1,7 +1,7 @@
-import { plural } from '../../state/format';
 import { createSignal, For, Show, type JSX } from 'solid-js';
 import { createQuery, freshQuery } from '../../state/query';
 import { KNOWLEDGE_STORES } from './knowledge-query';
+import { plural } from '../../state/format';
 
 /** Stores whose defects bear on knowledge entries and their counters. */
 const KNOWLEDGE_STORE = /^(knowledge|hive)/;

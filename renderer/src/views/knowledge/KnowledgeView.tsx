@@ -1,4 +1,3 @@
-import { plural } from '../../state/format';
 import { createEffect, createMemo, createSignal, on, Show, type JSX } from 'solid-js';
 import './knowledge.css';
 import { useApi } from '../../api/port';
@@ -23,6 +22,7 @@ import { useListKeys } from '../../state/keyboard';
 import { entriesInput, KNOWLEDGE_STORES, queryFromParams, toggleValue } from './knowledge-query';
 import { rowKey } from './rows';
 import { createEntries } from './use-entries';
+import { plural } from '../../state/format';
 
 const ALL_IDS = KNOWLEDGE_COLUMNS.map((c) => c.id);
 /** Must match `.kv-body` in knowledge.css. */

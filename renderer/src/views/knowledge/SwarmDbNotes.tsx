@@ -1,7 +1,7 @@
-import { plural } from '../../state/format';
 import { For, Show, type JSX } from 'solid-js';
 import { freshQuery } from '../../state/query';
 import { KNOWLEDGE_STORES } from './knowledge-query';
+import { plural } from '../../state/format';
 
 /**
  * Beside the defect banners (the stores summary of this view): stores a newer plugin imported

@@ -1,8 +1,8 @@
-import { when } from '../../state/format';
 import { For, Show } from 'solid-js';
 import type { FeedItem } from '../../../../shared/contract/live';
 import { DirectiveCard } from './DirectiveCard';
 import { OUTCOME_LABEL } from './feed-state';
+import { when } from '../../state/format';
 
 const row = (label: string, value: string | null | undefined) => (
   <Show when={value}>

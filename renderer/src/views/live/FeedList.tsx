@@ -1,8 +1,8 @@
-import { when } from '../../state/format';
 import { createEffect, For, on, Show } from 'solid-js';
 import { createVirtualizer } from '@tanstack/solid-virtual';
 import type { FeedItem } from '../../../../shared/contract/live';
 import { OUTCOME_LABEL, relativeTime } from './feed-state';
+import { when } from '../../state/format';
 
 /** Must match `.live-row { height }` in live.css (a style attribute would break the CSP). Two lines: the gate code has the first to itself. */
 const ROW_HEIGHT = 42;

@@ -1,5 +1,5 @@
-import { when } from '../../state/format';
 import type { ConnectionState, FeedFilter, FeedItem } from '../../../../shared/contract/live';
+import { when } from '../../state/format';
 
 /**
  * Pure helpers behind the Live view: the feed is an array sorted newest first (same order as the

@@ -1,5 +1,5 @@
-import { plural } from '../../state/format';
 import type { RepeatAlert } from '../../../../shared/contract/live';
+import { plural } from '../../state/format';
 
 /**
  * Desktop notifications through the web Notifications API: in the browser host after the

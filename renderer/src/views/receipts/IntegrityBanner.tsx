@@ -1,7 +1,7 @@
-import { when, plural } from '../../state/format';
 import { createSignal, For, Show, type JSX } from 'solid-js';
 import type { FileIntegrity, Integrity } from '../../../../shared/contract/receipts';
 import { bytes, shortHash, stateLabel, stateTone } from './format';
+import { when, plural } from '../../state/format';
 
 /** Where the chain breaks: line, byte offset, seq, the defect, and expected vs found. */
 function BreakDetail(props: { file: FileIntegrity }): JSX.Element {

@@ -1,10 +1,10 @@
-import { when, plural } from '../../state/format';
 import { For, Show, type JSX } from 'solid-js';
 import type { Obligation } from '../../../../shared/contract/receipts';
 import { DerivedBadge } from '../../components/DerivedBadge';
 import { duration, originLabel, outcomeLabel, releaseLabel, shortId, sourceLabel } from './format';
 import { LessonText } from './LessonText';
 import { neverAnswered, type NeverAnswered } from './never-answered';
+import { when, plural } from '../../state/format';
 
 type ObligationsData = {
   now: string;

@@ -1,8 +1,8 @@
-import { when, plural } from '../../state/format';
 import { For, Show, type JSX } from 'solid-js';
 import type { PhaseSummary } from '../../../../shared/contract/receipts';
 import { ANSWERED_RULE } from '../../components/ack-terms';
 import { DerivedBadge } from '../../components/DerivedBadge';
+import { when, plural } from '../../state/format';
 
 const STATE_TEXT: Record<PhaseSummary['state'], string> = {
   open: 'open',

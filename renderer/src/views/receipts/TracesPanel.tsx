@@ -1,9 +1,9 @@
-import { when } from '../../state/format';
 import { For, Show, type JSX } from 'solid-js';
 import type { Trace, TraceEntry, TracesPage } from '../../../../shared/contract/receipts';
 import { DerivedBadge } from '../../components/DerivedBadge';
 import { duration, originLabel, outcomeLabel, releaseLabel, shortId, sourceLabel } from './format';
 import { LessonText } from './LessonText';
+import { when } from '../../state/format';
 
 const STATUS_TONE: Record<TraceEntry['status'], string> = { answered: 'ok', released: 'warn', open: 'danger', unanswered: 'muted' };
 

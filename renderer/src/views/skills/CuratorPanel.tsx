@@ -1,6 +1,6 @@
-import { when } from '../../state/format';
 import { For, Show, type JSX } from 'solid-js';
 import type { CuratorOverview } from '../../../../shared/contract/skills';
+import { when } from '../../state/format';
 
 const APPLIED_LABEL = { applied: 'already applied by the plugin', not_applied: 'not applied', unknown: 'cannot tell' } as const;
 

@@ -1,4 +1,3 @@
-import { when, plural } from '../../state/format';
 import { createEffect, createSignal, Show, type JSX } from 'solid-js';
 import type { SkillItem } from '../../../../shared/contract/skills';
 import { useApi } from '../../api/port';
@@ -7,6 +6,7 @@ import { ConfirmBox } from '../../components/ConfirmBox';
 import { createHumanFlow } from '../../state/human-flow';
 import { DecisionResult } from './DecisionResult';
 import { EvalTable } from './EvalTable';
+import { when, plural } from '../../state/format';
 
 export type Decision = 'apply' | 'reject' | 'retire';
 

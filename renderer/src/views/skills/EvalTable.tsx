@@ -1,6 +1,6 @@
-import { plural } from '../../state/format';
 import { For, Show, type JSX } from 'solid-js';
 import type { EvalPreview } from '../../../../shared/contract/skills';
+import { plural } from '../../state/format';
 
 const pct = (n: number) => `${Math.round(n * 100)}%`;
 const RULES: Record<EvalPreview['rule'], string> = {

@@ -1,8 +1,8 @@
-import { when } from '../../state/format';
 import { For, Show, type JSX } from 'solid-js';
 import type { z } from 'zod';
 import type { SkillsOverview } from '../../../../shared/contract/skills';
 import { Markdown } from './Markdown';
+import { when } from '../../state/format';
 
 type Improver = z.infer<typeof SkillsOverview>['improver'];
 type Candidates = z.infer<typeof SkillsOverview>['candidates'];

@@ -1,4 +1,3 @@
-import { plural } from '../../state/format';
 import { createMemo, createSignal, For, onMount, Show, type JSX } from 'solid-js';
 import { QUEUE_KINDS, type QueueItem } from '../../../../shared/contract/skills';
 import { useApi } from '../../api/port';
@@ -8,6 +7,7 @@ import { DecisionPanel, type Decision } from './DecisionPanel';
 import { DismissPanel } from './DismissPanel';
 import { orderedQueue, queueKey } from './queue-state';
 import { SKILL_STORES } from './skill-stores';
+import { plural } from '../../state/format';
 
 const KIND_LABEL: Record<(typeof QUEUE_KINDS)[number], string> = {
   skill_draft: 'Skill drafts',

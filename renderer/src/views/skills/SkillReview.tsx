@@ -1,8 +1,8 @@
-import { when } from '../../state/format';
 import { For, Show, type JSX } from 'solid-js';
 import type { SkillDetail } from '../../../../shared/contract/skills';
 import { EvalTable } from './EvalTable';
 import { Markdown } from './Markdown';
+import { when } from '../../state/format';
 
 export const PANES = [
   { id: 'rendered', label: 'Rendered' },
