@@ -3,7 +3,7 @@ import type { Obligation } from '../../../../shared/contract/receipts';
 import { DerivedBadge } from '../../components/DerivedBadge';
 import { duration, originLabel, outcomeLabel, releaseLabel, shortId, sourceLabel } from './format';
 import { LessonText } from './LessonText';
-import { neverAnswered, type NeverAnswered } from './never-answered';
+import { neverAnswered, obligationSentences, type NeverAnswered } from './never-answered';
 import { when, plural } from '../../state/format';
 
 type ObligationsData = {
@@ -57,11 +57,14 @@ function Fate(props: { o: Obligation; maxDenials: number }): JSX.Element {
 }
 
 /** The operator's question answered first: critical directives shown and never answered. */
-function NeverAnsweredList(props: { items: NeverAnswered[] }): JSX.Element {
+function NeverAnsweredList(props: { items: NeverAnswered[]; sentence: string }): JSX.Element {
   return (
     <div data-testid="never-answered">
-      <h4>Shown and never answered</h4>
-      <Show when={props.items.length} fallback={<p class="muted">Every critical directive that was shown got an answer at least once.</p>}>
+      <h4>Shown and never answered (per directive)</h4>
+      <p class={props.items.length ? '' : 'muted'} data-testid="never-answered-summary">
+        {props.sentence}
+      </p>
+      <Show when={props.items.length}>
         <ul class="plain">
           <For each={props.items}>
             {(n) => (
@@ -95,17 +98,13 @@ function NeverAnsweredList(props: { items: NeverAnswered[] }): JSX.Element {
  */
 export function ObligationsPanel(props: { data: ObligationsData; phase: string | undefined }): JSX.Element {
   const d = () => props.data;
-  const total = () => d().counts.open + d().counts.released + d().counts.answered;
+  const sentences = () => obligationSentences(d().counts, d().obligations);
   /** Every display derived from the released plugin's logs: the DOC-ONLY escape hatches do not apply. */
   const legacyOnly = () => d().obligations.length > 0 && d().obligations.every((o) => o.derived);
   return (
     <section class="panel" data-testid="obligations">
       <h3>Obligations{props.phase ? ` — ${props.phase}` : ''}</h3>
-      <p data-testid="obligations-summary">
-        {total()} ack-required directive display(s): <b>{d().counts.open} never answered and still open</b>, <b>{d().counts.released} released by the gate</b> and never answered (a release is nonterminal),{' '}
-        <b>{d().counts.answered} answered by the agent</b>
-        {d().counts.releasedThenAnswered ? ` (${d().counts.releasedThenAnswered} of them only after a gate release)` : ''}.
-      </p>
+      <p data-testid="obligations-summary">{sentences().perDisplay}</p>
       <Show
         when={!legacyOnly()}
         fallback={
@@ -122,7 +121,7 @@ export function ObligationsPanel(props: { data: ObligationsData; phase: string |
       </Show>
       <For each={d().escapeHatches.problems}>{(p) => <p class="error">{p}</p>}</For>
       <Show when={d().obligations.length > 0}>
-        <NeverAnsweredList items={neverAnswered(d().obligations)} />
+        <NeverAnsweredList items={neverAnswered(d().obligations)} sentence={sentences().perDirective} />
       </Show>
       <Show
         when={d().obligations.length > 0}
