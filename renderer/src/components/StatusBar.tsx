@@ -2,6 +2,7 @@ import { Show } from 'solid-js';
 import { useWorkspace } from '../state/workspace';
 import { HiveCheckNote, OrphanedLocalNote } from './WorkspaceNotes';
 import { PluginUpgradeNote } from './PluginUpgradeNote';
+import { openGlossary } from '../state/help';
 
 export function StatusBar() {
   const workspace = useWorkspace();
@@ -37,6 +38,9 @@ export function StatusBar() {
           </>
         )}
       </Show>
+      <button type="button" class="link-button status-glossary" data-testid="status-glossary" onClick={() => openGlossary()} title="What the console’s terms mean, from the plugin’s rules">
+        Glossary
+      </button>
     </footer>
   );
 }

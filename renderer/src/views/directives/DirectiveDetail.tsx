@@ -5,6 +5,7 @@ import { MaturityPanel } from '../../components/MaturityPanel';
 import { expiryText, fixed, when } from '../../state/format';
 import { createQuery } from '../../state/query';
 import { Funnel } from './Funnel';
+import { Term } from '../../components/Term';
 
 function List(props: { items: string[] }) {
   return (
@@ -39,7 +40,9 @@ export function DirectiveDetail(props: { row: DirectiveRow }): JSX.Element {
 
       <h3>Lifecycle</h3>
       <dl class="fields">
-        <dt>Countdown</dt>
+        <dt>
+          <Term id="archives-in">Countdown</Term>
+        </dt>
         <dd data-testid="directive-expiry">{expiryText(d().expiry)}</dd>
         <dt>Violations, last week</dt>
         <dd data-testid="directive-violations">

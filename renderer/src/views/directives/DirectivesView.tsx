@@ -14,12 +14,13 @@ import { useListKeys } from '../../state/keyboard';
 import { DirectiveDetail } from './DirectiveDetail';
 import { directivesInput, directivesKey } from './directives-query';
 import { InjectionPreview } from './InjectionPreview';
+import { glossary } from '../../state/glossary';
 
 const COLUMNS: TableColumn<DirectiveRow>[] = [
   { id: 'priority', header: 'Priority', width: 90, cell: (r) => <PriorityBadge priority={r().priority} explicit={r().priorityExplicit} /> },
   { id: 'lesson', header: 'Directive', width: 380, clip: true, cell: (r) => r().lesson },
   { id: 'status', header: 'Status', width: 110, cell: (r) => <StatusBadge status={r().status} /> },
-  { id: 'expiry', header: 'Archives in', width: 160, cell: (r) => <span classList={{ warn: !!r().expiry && r().expiry!.phasesLeft <= 2 }}>{expiryText(r().expiry)}</span> },
+  { id: 'expiry', header: 'Archives in', description: glossary('archives-in').text, width: 160, cell: (r) => <span classList={{ warn: !!r().expiry && r().expiry!.phasesLeft <= 2 }}>{expiryText(r().expiry)}</span> },
   {
     id: 'violations',
     header: 'Violated (7 d)',

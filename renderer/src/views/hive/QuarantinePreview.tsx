@@ -1,6 +1,7 @@
 import { For, Show, type JSX } from 'solid-js';
 import type { Output } from '../../../../shared/contract';
 import { when, plural } from '../../state/format';
+import { Term } from '../../components/Term';
 
 type Preview = Output<'hive.quarantine.preview'>;
 
@@ -50,7 +51,9 @@ export function QuarantinePreview(props: { preview: Preview }): JSX.Element {
           {props.preview.token12.slice(0, 8)}… (expires {when(props.preview.expiresAt)})
         </dd>
       </dl>
-      <h4>Blast radius</h4>
+      <h4>
+        <Term id="blast-radius">Blast radius</Term>
+      </h4>
       <ul class="blast-radius" data-testid="blast-radius">
         <li>
           Skills citing it: <For each={radius().skills} fallback={'none'}>{(s) => <span class="mono">{s.skill} ({s.entryId}) </span>}</For>

@@ -5,6 +5,7 @@ import { duration, originLabel, outcomeLabel, releaseLabel, shortId, sourceLabel
 import { LessonText } from './LessonText';
 import { neverAnswered, obligationSentences, type NeverAnswered } from './never-answered';
 import { when, plural } from '../../state/format';
+import { Term } from '../../components/Term';
 
 type ObligationsData = {
   now: string;
@@ -30,7 +31,9 @@ function Fate(props: { o: Obligation; maxDenials: number }): JSX.Element {
           <div data-testid="release">
             <span class="badge warn">{releaseLabel(r.kind)}</span> {r.ts ? `${when(r.ts)}, ` : ''}
             {duration(r.msFromDisplay)} after display{r.tool ? `, let ${r.tool} through` : ''}
-            {r.denialCount !== null ? `, denials ${r.denialCount}/${r.maxGateDenials ?? props.maxDenials}` : ''} — <i>nonterminal: not an answer, never counted as application</i>
+            {r.denialCount !== null ? `, denials ${r.denialCount}/${r.maxGateDenials ?? props.maxDenials}` : ''} — <Term id="nonterminal-release">
+              <i>nonterminal: not an answer, never counted as application</i>
+            </Term>
           </div>
         )}
       </For>

@@ -4,6 +4,7 @@ import { DerivedBadge } from '../../components/DerivedBadge';
 import { duration, originLabel, outcomeLabel, releaseLabel, shortId, sourceLabel } from './format';
 import { LessonText } from './LessonText';
 import { when } from '../../state/format';
+import { Term } from '../../components/Term';
 
 const STATUS_TONE: Record<TraceEntry['status'], string> = { answered: 'ok', released: 'warn', open: 'danger', unanswered: 'muted' };
 
@@ -37,7 +38,9 @@ function EntryFate(props: { entry: TraceEntry }): JSX.Element {
       <For each={e().releases}>
         {(r) => (
           <div class="fate-line" data-testid="release">
-            <span class="badge warn">{releaseLabel(r.kind)}</span> {duration(r.msFromDisplay)} after display{r.tool ? `, ${r.tool} let through` : ''} — <i>nonterminal, not application</i>
+            <span class="badge warn">{releaseLabel(r.kind)}</span> {duration(r.msFromDisplay)} after display{r.tool ? `, ${r.tool} let through` : ''} — <Term id="nonterminal-release">
+              <i>nonterminal, not application</i>
+            </Term>
           </div>
         )}
       </For>
