@@ -73,6 +73,12 @@ export const GLOSSARY = [
     source: 'hive-quarantine',
   },
   {
+    id: 'stale-skill',
+    term: 'Stale skill',
+    text: 'An active generated skill with a stale.marker in its folder: the plugin writes one when knowledge_archive archives a source entry of the skill (and a retired.marker instead when all its sources are gone). The Skills view lists a skill as stale by that marker alone, as the plugin does.',
+    source: 'skill-layout',
+  },
+  {
     id: 'derived',
     term: 'Derived from legacy logs',
     text: 'Derived from legacy logs: the released plugin records displays and answers without the directive’s priority or an obligation, so the priority (and "ack required" for a critical directive) comes from its knowledge entry, displays from retrieved events and legacy "shown" lines, answers from legacy markers, and phase completion from outcome events.',

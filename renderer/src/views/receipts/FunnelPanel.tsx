@@ -104,7 +104,7 @@ export function FunnelPanel(props: { rows: FunnelRow[]; total: number; notes: st
           <tr>
             <th>Directive</th>
             <th class="num">Shown</th>
-            <th class="num" title={ANSWERED_RULE}>
+            <th class="num term" title={ANSWERED_RULE} aria-description={ANSWERED_RULE}>
               Answered
             </th>
             <For each={OUTCOME_COLUMNS}>{([, label]) => <th class="num">{label}</th>}</For>
@@ -119,7 +119,7 @@ export function FunnelPanel(props: { rows: FunnelRow[]; total: number; notes: st
             <th class="num">Succeeded</th>
             <th class="num">Failed</th>
             <th class="num">Partial</th>
-            <th class="num plugin-counter" title={ACKNOWLEDGED_RULE}>
+            <th class="num plugin-counter term" title={ACKNOWLEDGED_RULE} aria-description={ACKNOWLEDGED_RULE}>
               Acknowledged
             </th>
           </tr>

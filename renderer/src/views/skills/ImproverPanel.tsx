@@ -1,14 +1,15 @@
 import { For, Show, type JSX } from 'solid-js';
 import type { z } from 'zod';
-import type { SkillsOverview } from '../../../../shared/contract/skills';
+import type { SkillItem, SkillsOverview } from '../../../../shared/contract/skills';
 import { Markdown } from './Markdown';
 import { when } from '../../state/format';
+import { staleDisagreement } from './stale-claims';
 
 type Improver = z.infer<typeof SkillsOverview>['improver'];
 type Candidates = z.infer<typeof SkillsOverview>['candidates'];
 
 /** Skill-improver proposals, newest first, with who wrote them and the quota state. Advisory only. */
-export function ImproverPanel(props: { improver: Improver }): JSX.Element {
+export function ImproverPanel(props: { improver: Improver; skills: SkillItem[] }): JSX.Element {
   return (
     <div class="improver-panel" data-testid="improver-panel">
       <h3>Quotas</h3>
@@ -41,6 +42,13 @@ export function ImproverPanel(props: { improver: Improver }): JSX.Element {
               {when(p.generatedAt)} · targets {p.targets.join(', ') || '—'}
               {p.model ? ` · model ${p.model}` : ''}
             </h4>
+            <Show when={staleDisagreement(p, props.skills)}>
+              {(text) => (
+                <p class="banner warn small" data-testid="stale-differs">
+                  {text()}
+                </p>
+              )}
+            </Show>
             <Show when={p.problems.length}>
               <p class="banner warn">{p.problems.join('; ')}</p>
             </Show>
