@@ -35,7 +35,7 @@ test.describe('an operator checks whether the agent honoured what it was shown',
     await page.getByTestId('phase-filter').selectOption('Phase 4');
     await expect(page).toHaveURL(/phase=Phase(\+|%20)4/);
     const obligations = page.getByTestId('obligations');
-    await expect(obligations.getByTestId('obligations-summary')).toContainText('1 never answered and still open');
+    await expect(obligations.getByTestId('obligations-summary')).toContainText('1 still open (no answer to that display)');
     await expect(obligations.getByTestId('obligations-summary')).toContainText('(1 of them only after a gate release)');
     const open = obligations.locator(`[data-testid=obligation][data-entry="${DEMO_IDS.openObligation}"]`);
     await expect(open).toHaveAttribute('data-status', 'open');
@@ -118,7 +118,7 @@ test.describe('an operator checks whether the agent honoured what it was shown',
     await expect(row.getByTestId('funnel-answered')).toHaveText('0');
     await expect(row.getByTestId('funnel-acknowledged')).toHaveText('0');
     const applied = page.locator(`[data-testid=funnel-row][data-entry="${RELEASED_IDS.criticalApplied}"]`);
-    await expect(applied.getByTestId('funnel-answered')).toHaveText('8');
+    await expect(applied.getByTestId('funnel-answered')).toHaveText('7');
     await expect(applied.getByTestId('funnel-acknowledged')).toHaveText('0');
 
     // Phases: completion comes from the legacy outcome events; the current phase has none yet.

@@ -76,8 +76,8 @@ export function FeedList(props: {
                     onClick={() => props.onSelect(it())}
                     onDblClick={() => props.onOpen(it())}
                   >
-                    <span class="live-time muted" title={when(it().time)}>
-                      {relativeTime(it().time, props.now)}
+                    <span class="live-time muted time" title={relativeTime(it().time, props.now)}>
+                      {when(it().time)}
                     </span>
                     <span class={`badge kind-${it().kind}`}>{it().kind}</span>
                     <span class="live-gate mono" title={it().gate} data-testid="feed-gate">

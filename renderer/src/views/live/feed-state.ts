@@ -102,7 +102,7 @@ export function filterFromParams(params: Readonly<Record<string, string>>): Feed
   return filter as FeedFilter;
 }
 
-/** "3 s ago", "4 min ago", or a short local date-time for older things. */
+/** "3 s ago", "4 min ago", or the time itself (one clock, state/format.ts) for older things: the feed row's tooltip. */
 export function relativeTime(time: number, now: number): string {
   const s = Math.round((now - time) / 1000);
   if (s < 60) return `${Math.max(0, s)} s ago`;
