@@ -84,7 +84,7 @@ function NeverAnsweredList(props: { items: NeverAnswered[]; sentence: string }):
                     </span>
                   </>
                 ) : null}{' '}
-                shown <b data-testid="never-answered-displays">{n.displays}</b> time(s), {when(n.firstShown)} – {when(n.lastShown)}, never answered
+                shown <b data-testid="never-answered-displays">{n.displays}</b> {n.displays === 1 ? 'time' : 'times'}, {when(n.firstShown)} – {when(n.lastShown)}, never answered
                 {n.gateWarnings ? `; named by ${plural(n.gateWarnings, 'gate warning')} in events.jsonl` : ''} {n.derived ? <DerivedBadge /> : null}
               </li>
             )}

@@ -54,8 +54,9 @@ export function obligationSentences(counts: { open: number; released: number; an
   const never = neverAnswered(obligations);
   const neverOpen = obligations.filter((o) => o.status === 'open' && never.some((d) => d.entryId === o.entryId)).length;
   const openElsewhere = counts.open - neverOpen;
-  const answeredDirectives = new Set(obligations.filter((o) => o.status === 'answered').map((o) => o.entryId)).size;
-  const rest = openElsewhere > 0 ? ` ${n(openElsewhere, 'open display belongs', 'open displays belong')} to ${answeredDirectives === 1 ? 'a directive' : 'directives'} answered on another display.` : '';
+  const neverIds = new Set(never.map((d) => d.entryId));
+  const elsewhereDirectives = new Set(obligations.filter((o) => o.status === 'open' && !neverIds.has(o.entryId)).map((o) => o.entryId)).size;
+  const rest = openElsewhere > 0 ? ` ${n(openElsewhere, 'open display belongs', 'open displays belong')} to ${elsewhereDirectives === 1 ? 'a directive' : `${elsewhereDirectives} directives`} answered on another display.` : '';
   const perDirective = never.length
     ? `Per directive: ${n(never.length, 'critical directive was', 'critical directives were')} shown and never answered on any display.${rest}`
     : `Per directive: every critical directive that was shown got an answer to at least one of its displays.${rest}`;
