@@ -97,7 +97,7 @@ test.describe('an operator checks whether the agent honoured what it was shown',
     const enforced = obligations.locator(`[data-testid=never-answered-item][data-entry="${RELEASED_IDS.criticalEnforced}"]`);
     await expect(enforced.getByTestId('never-answered-displays')).toHaveText('20');
     await expect(enforced).toContainText('enforce');
-    await expect(enforced).toContainText('gate warning(s) in events.jsonl');
+    await expect(enforced).toContainText(/gate warnings? in events\.jsonl/);
     await expect(enforced.getByTestId('derived')).toHaveText('derived from legacy logs');
     await expect(obligations.locator(`[data-testid=never-answered-item][data-entry="${RELEASED_IDS.criticalUnanswered}"]`).getByTestId('never-answered-displays')).toHaveText('15');
     await expect(obligations.getByTestId('escape-hatches')).toContainText('has no gate escape hatch');
