@@ -141,6 +141,6 @@ test.describe('an operator watches gate denials live', () => {
     await expect(card.getByTestId('card-answered')).toHaveAttribute('title', ANSWERED_RULE);
     await expect(card.getByTestId('card-acknowledged')).toHaveText('acknowledged 0');
     await expect(card.getByTestId('card-acknowledged')).toHaveAttribute('title', ACKNOWLEDGED_RULE);
-    await expect(card.getByTestId('directive-receipts')).toContainText('shown 20');
+    await expect(card.getByTestId('directive-receipts')).toContainText('displays 20');
   });
 });

@@ -35,7 +35,7 @@ test.describe('an operator checks whether the agent honoured what it was shown',
     await page.getByTestId('phase-filter').selectOption('Phase 4');
     await expect(page).toHaveURL(/phase=Phase(\+|%20)4/);
     const obligations = page.getByTestId('obligations');
-    await expect(obligations.getByTestId('obligations-summary')).toContainText('1 never answered and still open');
+    await expect(obligations.getByTestId('obligations-summary')).toContainText('1 still open (no answer to that display)');
     await expect(obligations.getByTestId('obligations-summary')).toContainText('(1 of them only after a gate release)');
     const open = obligations.locator(`[data-testid=obligation][data-entry="${DEMO_IDS.openObligation}"]`);
     await expect(open).toHaveAttribute('data-status', 'open');
@@ -97,7 +97,7 @@ test.describe('an operator checks whether the agent honoured what it was shown',
     const enforced = obligations.locator(`[data-testid=never-answered-item][data-entry="${RELEASED_IDS.criticalEnforced}"]`);
     await expect(enforced.getByTestId('never-answered-displays')).toHaveText('20');
     await expect(enforced).toContainText('enforce');
-    await expect(enforced).toContainText('gate warning(s) in events.jsonl');
+    await expect(enforced).toContainText(/gate warnings? in events\.jsonl/);
     await expect(enforced.getByTestId('derived')).toHaveText('derived from legacy logs');
     await expect(obligations.locator(`[data-testid=never-answered-item][data-entry="${RELEASED_IDS.criticalUnanswered}"]`).getByTestId('never-answered-displays')).toHaveText('15');
     await expect(obligations.getByTestId('escape-hatches')).toContainText('has no gate escape hatch');
@@ -118,7 +118,7 @@ test.describe('an operator checks whether the agent honoured what it was shown',
     await expect(row.getByTestId('funnel-answered')).toHaveText('0');
     await expect(row.getByTestId('funnel-acknowledged')).toHaveText('0');
     const applied = page.locator(`[data-testid=funnel-row][data-entry="${RELEASED_IDS.criticalApplied}"]`);
-    await expect(applied.getByTestId('funnel-answered')).toHaveText('8');
+    await expect(applied.getByTestId('funnel-answered')).toHaveText('7');
     await expect(applied.getByTestId('funnel-acknowledged')).toHaveText('0');
 
     // Phases: completion comes from the legacy outcome events; the current phase has none yet.

@@ -2,13 +2,14 @@ import { Match, onCleanup, Switch, type JSX } from 'solid-js';
 import type { ConsoleApi } from '../../shared/contract';
 import { ApiContext } from './api/port';
 import { AreaBoundary } from './components/AreaBoundary';
+import { GlossarySheet } from './components/GlossarySheet';
 import { HelpSheet } from './components/HelpSheet';
 import { Nav } from './components/Nav';
 import { ProjectSwitcher } from './components/ProjectSwitcher';
 import { StatusBar } from './components/StatusBar';
 import { AREAS, createRouter, type Router } from './state/route';
 import { createFreshness, FreshnessContext } from './state/freshness';
-import { closeHelp, helpOpen, toggleHelp } from './state/help';
+import { closeGlossary, closeHelp, glossaryOpen, helpOpen, toggleHelp } from './state/help';
 import { createWorkspaceStore, WorkspaceContext } from './state/workspace';
 import { RouterContext } from './state/router-context';
 import { DirectivesView } from './views/directives/DirectivesView';
@@ -37,9 +38,10 @@ const isTyping = (target: EventTarget | null) => target instanceof HTMLElement &
 function useHelpKey() {
   const onKey = (event: KeyboardEvent) => {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
-    if (event.key === 'Escape' && helpOpen()) {
+    if (event.key === 'Escape' && (helpOpen() || glossaryOpen())) {
       event.preventDefault();
       closeHelp();
+      closeGlossary();
     } else if (event.key === '?' && !isTyping(event.target)) {
       event.preventDefault();
       toggleHelp();
@@ -103,6 +105,7 @@ export function App(props: { api: ConsoleApi }): JSX.Element {
                 </main>
                 <StatusBar />
                 <HelpSheet area={router.route().area} areaLabel={AREAS.find((a) => a.id === router.route().area)?.label ?? ''} />
+                <GlossarySheet />
               </div>
             </div>
           </RouterContext.Provider>

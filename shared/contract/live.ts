@@ -52,9 +52,12 @@ export const SessionInfo = z.object({
   projectID: z.string().nullable(),
   title: z.string(),
   agent: z.string().nullable(),
+  /** idle also when `/session/status` leaves the session out: OpenCode lists only busy and retrying sessions there. */
   status: z.enum(['idle', 'busy', 'retry', 'unknown']),
   updatedAt: z.number().nullable(),
   denials: z.number(),
+  /** The session runs outside the open project's folder (listed only with `scope: "all"`). */
+  otherProject: z.boolean().default(false),
 });
 export type SessionInfo = z.infer<typeof SessionInfo>;
 
@@ -186,7 +189,15 @@ export const liveOps = {
   'live.servers': query('Connected servers and the state of each link.', NoInput, z.array(ServerInfo)),
   'live.sessions': query(
     'Sessions the servers know, with project directory, agent and status.',
-    z.object({ serverId: Id.optional(), project: Text(4096).optional(), limit: z.number().int().min(1).max(2000).default(500) }).strict(),
+    z
+      .object({
+        serverId: Id.optional(),
+        project: Text(4096).optional(),
+        limit: z.number().int().min(1).max(2000).default(500),
+        /** project: only sessions in the open project's folder; all: every session, those elsewhere marked otherProject. */
+        scope: z.enum(['project', 'all']).default('project'),
+      })
+      .strict(),
     z.array(SessionInfo),
   ),
   'live.feed': query(

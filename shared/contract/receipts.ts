@@ -256,8 +256,10 @@ const Obligations = z.object({
 
 export const FunnelCounts = z.object({
   shown: z.number().int(),
-  /** Displays that got any answer (applied, ignored, N/A, contradicted or violated), each display once. */
+  /** Displays that got any answer (applied, ignored, N/A, contradicted or violated), each display once: never more than `shown`. */
   answered: z.number().int(),
+  /** Answers that name no recorded display (counted apart from `answered`; any outcome, and `acknowledged` events). */
+  unlinkedAnswers: z.number().int(),
   applied: z.number().int(),
   ignored: z.number().int(),
   n_a: z.number().int(),

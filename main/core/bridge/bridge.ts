@@ -121,8 +121,12 @@ export class Bridge {
     return [...this.connections.values()].map((c) => c.info());
   }
 
-  /** `workspace`: only sessions that run in that project folder (or below), with its denials counted. */
-  sessions(filter: { serverId?: string | undefined; project?: string | undefined; limit?: number; workspace?: string | undefined } = {}): SessionInfo[] {
+  /**
+   * `workspace`: only sessions that run in that project folder (or below), with its denials counted;
+   * `includeOtherProjects` lists the others too, marked `otherProject` (so a server's session count
+   * and the list can be reconciled in the view).
+   */
+  sessions(filter: { serverId?: string | undefined; project?: string | undefined; limit?: number; workspace?: string | undefined; includeOtherProjects?: boolean } = {}): SessionInfo[] {
     const counts = this.store.denialsPerSession(filter.workspace);
     const under = (dir: string | undefined) => {
       const root = dir?.replace(/\/+$/, '');
@@ -134,8 +138,10 @@ export class Bridge {
     for (const connection of this.connections.values()) {
       if (filter.serverId && connection.id !== filter.serverId) continue;
       for (const session of connection.processor.sessionInfos()) {
-        if (!inProject(session) || !inWorkspace(session)) continue;
-        out.push({ ...session, denials: counts.get(session.id) ?? 0 });
+        if (!inProject(session)) continue;
+        const elsewhere = !inWorkspace(session);
+        if (elsewhere && !filter.includeOtherProjects) continue;
+        out.push({ ...session, denials: counts.get(session.id) ?? 0, otherProject: elsewhere });
       }
     }
     out.sort((a, b) => (b.updatedAt ?? 0) - (a.updatedAt ?? 0));

@@ -225,12 +225,16 @@ export class EventProcessor {
       if (!isRecord(record) || typeof record.id !== 'string') continue;
       this.upsertSession(record.id, record as unknown as Record<string, unknown>);
     }
-    for (const [id, status] of Object.entries(statuses ?? {})) this.setStatus(id, isRecord(status) ? str(status.type) : null, false);
+    const listed = statuses ?? {};
+    for (const [id, status] of Object.entries(listed)) this.setStatus(id, isRecord(status) ? str(status.type) : null, false);
+    // `/session/status` lists busy and retrying sessions only (docs/plugin-formats.md#opencode-event-stream): a
+    // session it leaves out is idle, not unknown.
+    for (const record of records) if (isRecord(record) && typeof record.id === 'string' && !Object.hasOwn(listed, record.id)) this.setStatus(record.id, 'idle', false);
     this.sink.sessionsChanged();
   }
 
   sessionInfos(): SessionInfo[] {
-    return [...this.sessions].map(([id, s]) => ({ id, serverId: this.serverId, ...s, denials: 0 }));
+    return [...this.sessions].map(([id, s]) => ({ id, serverId: this.serverId, ...s, denials: 0, otherProject: false }));
   }
 
   // ---- applying one stored event ----

@@ -40,7 +40,7 @@ export function reviewQueue(input: { skills: SkillItem[]; curator: CuratorOvervi
       key: `skill:${skill.slug}`,
       kind: 'skill_draft',
       title: `${skill.kind === 'motif' ? 'Motif proposal' : 'Skill draft'} ${skill.slug}: ${clip(skill.title, 120)}`,
-      detail: skill.kind === 'motif' ? 'activates without stamping any entry' : `${skill.sourceIds.length} source entr${skill.sourceIds.length === 1 ? 'y' : 'ies'}${skill.hasActive ? '; replaces an active skill' : ''}; ${skill.evalCases} eval case(s)`,
+      detail: skill.kind === 'motif' ? 'activates without stamping any entry' : `${skill.sourceIds.length} source entr${skill.sourceIds.length === 1 ? 'y' : 'ies'}${skill.hasActive ? '; replaces an active skill' : ''}; ${skill.evalCases} eval ${skill.evalCases === 1 ? 'case' : 'cases'}`,
       at: skill.generatedAt,
       open: { view: 'skills', slug: skill.slug, entryId: null, tier: null },
       actions: input.decisions,

@@ -183,8 +183,8 @@ export function commitHiveRollback(services: HumanServices, caller: CallerContex
       after: { entryCount: after.fingerprint.entry_count, fileSha256: after.fingerprint.file_sha256 },
       messages: [
         plan.method === 'exact'
-          ? `Restored ${restoredIds.length} entries: the hive is byte for byte the store the quarantine backed up (sha256 ${after.fingerprint.file_sha256.slice(0, 12)}…).`
-          : `Restored ${restoredIds.length} entries at the end of the hive (it changed since the quarantine, so the other lines were left as they are).`,
+          ? `Restored ${restoredIds.length} ${restoredIds.length === 1 ? 'entry' : 'entries'}: the hive is byte for byte the store the quarantine backed up (sha256 ${after.fingerprint.file_sha256.slice(0, 12)}…).`
+          : `Restored ${restoredIds.length} ${restoredIds.length === 1 ? 'entry' : 'entries'} at the end of the hive (it changed since the quarantine, so the other lines were left as they are).`,
         ...(plan.skipped.length ? [`${plan.skipped.length} entries were already back with identical bytes and were skipped.`] : []),
         ...outcome.messages,
       ],

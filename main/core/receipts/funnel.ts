@@ -3,11 +3,14 @@ import type { V2Phases } from './trace-model';
 import { str } from './trace-model';
 
 /**
- * Per-directive funnel across every source: shown → answered (any answer) → outcome →
- * succeeded/failed/partial after shown. Each display counts once, under the effective outcome
- * the gate would use, so the outcome columns add up to `answered`. Releases and open
- * obligations are separate columns (a release is never an answer), and so are the audit-only
- * events. "Acknowledged" is kept for the plugin's own `acknowledged_count` (added by the model).
+ * Per-directive figures across every source, per display: displays → displays answered (any
+ * answer) → by outcome, then succeeded/failed/partial after shown. Each display counts once, under
+ * the effective outcome the gate would use, so the outcome columns add up to `answered` and
+ * `answered` never exceeds `shown` (issue 19 item 1). An answer that names no recorded display (a
+ * fresh trace id, an `acknowledged` event, an application-log marker with no earlier retrieval in
+ * its session) is counted apart, in `unlinkedAnswers`. Releases and open obligations are separate
+ * columns (a release is never an answer), and so are the audit-only events. "Acknowledged" is kept
+ * for the plugin's own `acknowledged_count` (added by the model), which is not per display.
  */
 
 type Rec = Record<string, unknown>;
@@ -19,7 +22,8 @@ const PRIORITY_ORDER = ['critical', 'high', 'medium', 'low'];
 
 export const FUNNEL_NOTES = [
   'V2 journal displays are authoritative; a legacy retrieval whose trace the journal already holds is not counted again.',
-  'Answered = displays with at least one answer of any kind (applied, ignored, N/A, contradicted, violated); the outcome columns count each display once, by the outcome the gate would use.',
+  'Answered = displays with at least one answer of any kind (applied, ignored, N/A, contradicted, violated); the outcome columns count each display once, by the outcome the gate would use. So answered never exceeds shown, and the outcome columns add up to answered.',
+  'Answers without a display: answers that name no display the logs recorded (a fresh trace id from the delegate ack collector, knowledge_receipt with trace "none", acknowledged events, chat markers with no earlier retrieval in their session). They are real answers, counted apart because no display can be matched to them.',
   'Acknowledged = the plugin’s effective acknowledged_count (explicit acknowledgements only: acknowledged events and N/A markers, over the counter baseline and both logs), the figure the Knowledge and Directives views show. Applied, ignored or violated answers are not acknowledgements.',
   'Gate releases (denial limit, staleness, session reset) are nonterminal: counted as released, never as answered or applied.',
   'knowledge-application.jsonl stores an N/A acknowledgement as "acknowledged"; those lines are counted as answered (outcome n/a) and shown as "N/A stored as acknowledged".',
@@ -34,6 +38,7 @@ function emptyCounts(): FunnelCounts {
   return {
     shown: 0,
     answered: 0,
+    unlinkedAnswers: 0,
     applied: 0,
     ignored: 0,
     n_a: 0,
@@ -99,7 +104,8 @@ export function buildFunnel(input: FunnelInputs): BaseFunnelRow[] {
       const counts = tally.counts(entry.entryId, trace.origin);
       tally.priority(entry.entryId, entry.priority);
       if (trace.displayedSetKnown) counts.shown++;
-      if (entry.effective) {
+      if (entry.effective && !trace.displayedSetKnown) counts.unlinkedAnswers++;
+      else if (entry.effective) {
         counts.answered++;
         counts[entry.effective.outcome]++;
       } else if (entry.releases.length) counts.released++;
@@ -140,7 +146,7 @@ export function buildFunnel(input: FunnelInputs): BaseFunnelRow[] {
   }
   for (const event of input.legacyAcknowledged) {
     const id = str(event.knowledge_id);
-    if (id) tally.counts(id, 'knowledge-events').answered++;
+    if (id) tally.counts(id, 'knowledge-events').unlinkedAnswers++;
   }
 
   for (const value of input.application) {
@@ -151,16 +157,15 @@ export function buildFunnel(input: FunnelInputs): BaseFunnelRow[] {
       case 'shown':
         if (!input.retrievedIds.has(id)) counts.shown++;
         break;
+      // Markers no retrieval in their session precedes (attachMarker found no display for them).
       case 'acknowledged':
-        counts.answered++;
-        counts.n_a++;
+        counts.unlinkedAnswers++;
         counts.naStoredAsAcknowledged++;
         break;
       case 'applied':
       case 'ignored':
       case 'violated':
-        counts.answered++;
-        counts[value.result]++;
+        counts.unlinkedAnswers++;
         break;
     }
   }

@@ -187,9 +187,9 @@ export function describeLiveDifference(snapshotLive: unknown, rebuilt: LiveState
   const snapTraces = new Map((Array.isArray(l.traces) ? (l.traces as Rec[]) : []).map((t) => [String(t.trace_id), t]));
   const rebuiltTraces = new Map(rebuilt.traces.map((t) => [String(t.trace_id), t]));
   const missing = [...rebuiltTraces.keys()].filter((id) => !snapTraces.has(id));
-  if (missing.length) return `snapshot lacks ${missing.length} trace(s) the journal has live, e.g. ${missing[0]}`;
+  if (missing.length) return `snapshot lacks ${missing.length} ${missing.length === 1 ? 'trace' : 'traces'} the journal has live, e.g. ${missing[0]}`;
   const extra = [...snapTraces.keys()].filter((id) => !rebuiltTraces.has(id));
-  if (extra.length) return `snapshot holds ${extra.length} trace(s) the journal does not have live, e.g. ${extra[0]}`;
+  if (extra.length) return `snapshot holds ${extra.length} ${extra.length === 1 ? 'trace' : 'traces'} the journal does not have live, e.g. ${extra[0]}`;
   for (const [id, trace] of rebuiltTraces) {
     if (normaliseLive({ traces: [snapTraces.get(id)] }) !== normaliseLive({ traces: [trace] })) return `trace ${id} differs (terminals or releases)`;
   }

@@ -183,6 +183,9 @@ const LEGACY_NOTES: Record<keyof typeof LEGACY_LABELS, string[]> = {
   'swarm-events': ['Only the knowledge_application_gate_* lines are read here (warn, deny and the proposed *_clear events).'],
 };
 
+/** `1 record`, `2 records`: the core's summaries agree their nouns with the count, as the views do (renderer state/format.ts plural). */
+const counted = (n: number, one: string): string => `${n.toLocaleString('en-US')} ${n === 1 ? one : `${one}s`}`;
+
 function legacySource(id: keyof typeof LEGACY_LABELS, log: LegacyLog, linkRedirected: boolean): SourceStatus {
   const read = log.read;
   const present = read.status === 'ok';
@@ -192,7 +195,7 @@ function legacySource(id: keyof typeof LEGACY_LABELS, log: LegacyLog, linkRedire
       ? 'absent (normal when the plugin has not written it yet)'
       : !present
         ? (read.message ?? read.status)
-        : `${read.records.toLocaleString('en-US')} record(s)${read.defectCount ? `, ${read.defectCount} defect(s)` : ''}${read.pendingTail ? ', last line still being written' : ''}`;
+        : `${counted(read.records, 'record')}${read.defectCount ? `, ${counted(read.defectCount, 'defect')}` : ''}${read.pendingTail ? ', last line still being written' : ''}`;
   return {
     id,
     label: LEGACY_LABELS[id],
@@ -204,7 +207,7 @@ function legacySource(id: keyof typeof LEGACY_LABELS, log: LegacyLog, linkRedire
     records: id === 'swarm-events' ? log.lines.length : read.records,
     defects: read.defectCount,
     firstDefect: first ? { line: first.line, offset: first.offset, kind: first.kind, reason: first.reason } : null,
-    summary: id === 'swarm-events' && present ? `${log.lines.length} gate line(s) of ${read.records} event(s)` : summary,
+    summary: id === 'swarm-events' && present ? `${counted(log.lines.length, 'gate line')} of ${counted(read.records, 'event')}` : summary,
     notes: LEGACY_NOTES[id],
   };
 }

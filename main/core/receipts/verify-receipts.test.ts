@@ -79,7 +79,7 @@ describe('snapshot against a rebuild from the journal', () => {
     const live = expectedLive();
     live.traces.push({ ...(live.traces[0] as (typeof live.traces)[number]), trace_id: 't0', phase: 'Phase 3' });
     writeSnapshot(journal(), live);
-    expect((await snapshotOf())?.snapshot?.difference).toBe('snapshot holds 1 trace(s) the journal does not have live, e.g. t0');
+    expect((await snapshotOf())?.snapshot?.difference).toBe('snapshot holds 1 trace the journal does not have live, e.g. t0');
   });
 
   it('accepts a snapshot that covers an earlier record, noting the later ones', async () => {
@@ -88,7 +88,7 @@ describe('snapshot against a rebuild from the journal', () => {
     writeSnapshot(j, live);
     j.terminal('t1', B, 'n_a', 'delegate', { ts: ts(50) });
     j.write(path.join(swarm, 'knowledge-receipts-v2.jsonl'));
-    expect((await snapshotOf())?.reason).toBe('ok — matches a rebuild from the journal at seq 5; 1 later record(s) not folded in yet (normal)');
+    expect((await snapshotOf())?.reason).toBe('ok — matches a rebuild from the journal at seq 5; 1 later record not folded in yet (normal)');
   });
 
   it('reports a snapshot that points past the journal or at another hash', async () => {

@@ -127,7 +127,7 @@ function snapshotIntegrity(file: string, read: SnapshotRead, journal: ChainFileR
   return {
     ...base,
     ...withInfo,
-    reason: `ok — matches a rebuild from the journal at seq ${coversSeq}${behind > 0 ? `; ${behind} later record(s) not folded in yet (normal)` : ''}`,
+    reason: `ok — matches a rebuild from the journal at seq ${coversSeq}${behind > 0 ? `; ${behind} later ${behind === 1 ? 'record' : 'records'} not folded in yet (normal)` : ''}`,
   };
 }
 

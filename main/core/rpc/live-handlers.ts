@@ -117,7 +117,7 @@ export function createLiveHandlers(ctx: CoreContext): Pick<CallHandlers, LiveCal
     },
     'live.disconnect': async ({ serverId }) => ({ removed: await get().disconnect(serverId) }),
     'live.servers': () => get().servers(),
-    'live.sessions': ({ serverId, project, limit }) => get().sessions({ serverId, project, limit, workspace: workspace() }),
+    'live.sessions': ({ serverId, project, limit, scope }) => get().sessions({ serverId, project, limit, workspace: workspace(), includeOtherProjects: scope === 'all' }),
     'live.feed': async ({ filter, before, limit }) => (await ready()).store.query(filter, before, limit, workspace()),
     'live.facets': async () => (await ready()).store.facets(workspace()),
     'live.counters': async ({ project, limit }) => (await ready()).store.counters(Date.now(), project, limit, workspace()),

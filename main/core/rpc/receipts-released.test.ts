@@ -67,7 +67,8 @@ describe('receipts on a released-plugin project (legacy logs only)', () => {
       expect((await funnelRow(id)).acknowledged, id).toBe(knowledgeAck(id));
     }
     // seven applied markers, and the delegate collector's missing ack (an outcome: violated, reason unacknowledged)
-    expect(await funnelRow(ID.criticalApplied)).toMatchObject({ acknowledged: 0, total: { answered: 8, applied: 7, violated: 1 } });
+    // (issue 19 item 1: the collector's answer names no display, so it is counted apart from the 7 answered displays)
+    expect(await funnelRow(ID.criticalApplied)).toMatchObject({ acknowledged: 0, total: { shown: 10, answered: 7, applied: 7, violated: 0, unlinkedAnswers: 1 } });
     expect(await funnelRow(ID.criticalAcknowledged)).toMatchObject({ acknowledged: 5, total: { answered: 5, n_a: 5, naStoredAsAcknowledged: 5 } });
   });
 

@@ -1,5 +1,6 @@
 import { createEffect, onCleanup, Show, type JSX } from 'solid-js';
 import type { Freshness } from '../../../shared/contract/knowledge';
+import { when } from '../state/format';
 
 /** How often a stale result is asked for again while the console recomputes it. */
 const RECHECK_MS = 1000;
@@ -13,7 +14,7 @@ export function FreshnessNote(props: { freshness: Freshness | undefined; what: s
     <Show when={props.freshness?.stale ? props.freshness : undefined}>
       {(f) => (
         <p class="freshness" role="status" data-testid="freshness">
-          {props.what} as of {new Date(f().asOf).toISOString().slice(11, 19)} UTC — {f().computing ? 'updating after a change to the stores…' : 'the stores changed since'}
+          {props.what} as of {when(f().asOf)} — {f().computing ? 'updating after a change to the stores…' : 'the stores changed since'}
         </p>
       )}
     </Show>

@@ -1,5 +1,5 @@
 import { For, Show, type JSX } from 'solid-js';
-import { closeHelp, helpOpen } from '../state/help';
+import { closeHelp, helpOpen, openGlossary } from '../state/help';
 import type { AreaId } from '../state/route';
 
 type Shortcuts = [string, string][];
@@ -58,6 +58,12 @@ export function HelpSheet(props: { area: AreaId; areaLabel: string }): JSX.Eleme
           <h3>Keyboard shortcuts</h3>
           <Keys title="Everywhere" list={EVERYWHERE} />
           <Show when={BY_AREA[props.area]}>{(list) => <Keys title={props.areaLabel} list={list()} />}</Show>
+          <p>
+            What do tier, answered or nonterminal release mean?{' '}
+            <button type="button" data-testid="help-glossary" onClick={() => openGlossary()}>
+              Open the glossary
+            </button>
+          </p>
         </div>
       </div>
     </Show>

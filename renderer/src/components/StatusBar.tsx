@@ -3,6 +3,7 @@ import { createQuery } from '../state/query';
 import { useWorkspace } from '../state/workspace';
 import { HiveCheckNote, OrphanedLocalNote } from './WorkspaceNotes';
 import { PluginUpgradeNote } from './PluginUpgradeNote';
+import { openGlossary } from '../state/help';
 
 /**
  * Whether a person can confirm human-only commands here, said from the start rather than first when
@@ -56,6 +57,9 @@ export function StatusBar() {
           </>
         )}
       </Show>
+      <button type="button" class="link-button status-glossary" data-testid="status-glossary" onClick={() => openGlossary()} title="What the console’s terms mean, from the plugin’s rules">
+        Glossary
+      </button>
     </footer>
   );
 }

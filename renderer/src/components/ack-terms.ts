@@ -1,13 +1,12 @@
+import { glossary } from '../state/glossary';
+
 /**
  * One meaning per word across the console (issue 13 item 2). "Acknowledged" is only the plugin's
- * effective `acknowledged_count`; any answer at all is "answered". Every label that shows either
- * figure carries the matching rule as its tooltip.
+ * effective `acknowledged_count`; any answer at all is "answered". The words live in the glossary
+ * (state/glossary.ts); these names stay for the labels that carry them as their tooltip.
  */
-export const ACKNOWLEDGED_RULE =
-  'Acknowledged: the plugin’s effective acknowledged_count (docs/plugin-formats.md#effective-counters) — explicit acknowledgements only: acknowledged events, and N/A markers (knowledge-application.jsonl stores them as "acknowledged"), over the counter baseline and the logs. Applied, ignored or violated answers are not acknowledgements.';
+export const ACKNOWLEDGED_RULE = glossary('acknowledged').text;
 
-export const ANSWERED_RULE =
-  'Answered: displays that got any answer — applied, ignored, N/A, contradicted or violated, from any source — each display counted once. This is not the plugin’s acknowledged_count.';
+export const ANSWERED_RULE = glossary('answered').text;
 
-export const DERIVED_RULE =
-  'Derived from legacy logs: the released plugin records displays and answers without the directive’s priority or an obligation, so the priority (and "ack required" for a critical directive) comes from its knowledge entry, displays from retrieved events and legacy "shown" lines, answers from legacy markers, and phase completion from outcome events.';
+export const DERIVED_RULE = glossary('derived').text;

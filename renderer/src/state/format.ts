@@ -1,14 +1,27 @@
-/** Display helpers shared by the Knowledge and Directives views (text only, never HTML). */
+/** Display helpers shared by every view (text only, never HTML). */
 export const fixed = (value: number | null | undefined, digits = 2): string => (value === null || value === undefined || !Number.isFinite(value) ? '—' : value.toFixed(digits));
 
 export const count = (value: number | null | undefined): string => (value === null || value === undefined ? '—' : String(value));
 
-/** `2026-07-01 10:05` in UTC: the stores write UTC and operators compare across machines. */
-export function when(iso: string | null | undefined): string {
-  if (!iso) return '—';
-  const t = Date.parse(iso);
-  if (Number.isNaN(t)) return iso;
-  return new Date(t).toISOString().slice(0, 16).replace('T', ' ');
+/**
+ * `1 session`, `2 sessions`, `0 entries`: the one way a count meets its noun. `many` defaults to
+ * the noun plus "s"; irregular plurals (entry → entries) are passed.
+ */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+}
+
+/**
+ * THE clock of the console: `2026-11-29 14:03 UTC`, for every time in every view. The stores and
+ * OpenCode write UTC and operators compare across machines, so no view shows local or 12-hour
+ * times, and the zone is always named. Accepts an ISO string or epoch milliseconds; text that is
+ * not a time is shown as it is (store text, never guessed at).
+ */
+export function when(time: string | number | null | undefined): string {
+  if (time === null || time === undefined || time === '') return '—';
+  const t = typeof time === 'number' ? time : Date.parse(time);
+  if (!Number.isFinite(t)) return String(time);
+  return `${new Date(t).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
 export function signed(value: number): string {
@@ -20,5 +33,5 @@ export function expiryText(expiry: { action: 'archived' | 'deleted'; phasesLeft:
   if (!expiry) return '—';
   const verb = expiry.action === 'archived' ? 'archives' : 'deleted';
   if (expiry.phasesLeft <= 0) return `${verb} at the next sweep (overdue)`;
-  return `${verb} in ${expiry.phasesLeft} phase${expiry.phasesLeft === 1 ? '' : 's'}`;
+  return `${verb} in ${plural(expiry.phasesLeft, 'phase')}`;
 }

@@ -23,6 +23,8 @@ export interface TableColumn<Row> {
   tooltip?: (row: Row) => string | undefined;
   sortable?: boolean;
   align?: 'left' | 'right';
+  /** What the column's concept means (glossary words): the header's tooltip and accessible description. */
+  description?: string;
   /** Content can be wider than the column: clip it with an ellipsis. Off by default because
    *  every clipped cell is a clip node the compositor re-layerizes on each scrolled frame. */
   clip?: boolean;
@@ -155,10 +157,11 @@ export function VirtualTable<Row extends Record<string, any>>(props: VirtualTabl
                 <div
                   role="columnheader"
                   class="vt-th"
-                  classList={{ sortable: sortable(), right: column.align === 'right' }}
+                  classList={{ sortable: sortable(), right: column.align === 'right', term: !!column.description }}
                   aria-sort={props.sort().id === column.id ? (props.sort().desc ? 'descending' : 'ascending') : 'none'}
                   onClick={(event) => sortable() && header.column.getToggleSortingHandler()?.(event)}
-                  title={sortable() ? `Sort by ${column.header}` : column.header}
+                  title={[column.description, sortable() ? `Sort by ${column.header}` : column.header].filter(Boolean).join('\n\n')}
+                  aria-description={column.description}
                 >
                   {column.header}
                   {sortSymbol(column.id)}

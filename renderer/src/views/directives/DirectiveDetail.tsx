@@ -5,6 +5,7 @@ import { MaturityPanel } from '../../components/MaturityPanel';
 import { expiryText, fixed, when } from '../../state/format';
 import { createQuery } from '../../state/query';
 import { Funnel } from './Funnel';
+import { Term } from '../../components/Term';
 
 function List(props: { items: string[] }) {
   return (
@@ -19,9 +20,9 @@ function List(props: { items: string[] }) {
 /** One directive: its v2 fields, the outcome funnel and the skill maturity verdict. */
 export function DirectiveDetail(props: { row: DirectiveRow }): JSX.Element {
   const d = () => props.row;
-  // "answered" (displays with any answer) comes from the receipts; "acknowledged" is the entry's own counter.
+  // Per-display figures come from the receipts; the counters are the entry's own (the plugin's effective counters).
   const receipts = createQuery('receipts.funnel', () => ({ entry: props.row.id, limit: 1 }));
-  const answered = () => receipts.data()?.rows.find((r) => r.entryId === props.row.id)?.total.answered ?? null;
+  const perDisplay = () => (receipts.data() ? (receipts.data()?.rows.find((r) => r.entryId === props.row.id)?.total ?? null) : undefined);
   return (
     <section class="detail" aria-label="Directive detail" data-testid="directive-detail">
       <p class="lesson-text" data-testid="directive-lesson">
@@ -39,7 +40,9 @@ export function DirectiveDetail(props: { row: DirectiveRow }): JSX.Element {
 
       <h3>Lifecycle</h3>
       <dl class="fields">
-        <dt>Countdown</dt>
+        <dt>
+          <Term id="archives-in">Countdown</Term>
+        </dt>
         <dd data-testid="directive-expiry">{expiryText(d().expiry)}</dd>
         <dt>Violations, last week</dt>
         <dd data-testid="directive-violations">
@@ -49,8 +52,8 @@ export function DirectiveDetail(props: { row: DirectiveRow }): JSX.Element {
         <dd>{fixed(d().confidence)}</dd>
       </dl>
 
-      <h3>Outcome funnel</h3>
-      <Funnel funnel={d().funnel} signal={d().signal} answered={answered()} />
+      <h3>Displays, answers and the plugin’s counters</h3>
+      <Funnel funnel={d().funnel} signal={d().signal} receipts={perDisplay()} />
 
       <h3>Skill maturity gate</h3>
       <MaturityPanel verdict={d().maturity} />

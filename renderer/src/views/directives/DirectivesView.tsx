@@ -9,11 +9,12 @@ import { useFresh } from '../../state/freshness';
 import { useRouter } from '../../state/router-context';
 import { useWorkspace } from '../../state/workspace';
 import { Badge, PriorityBadge, StatusBadge } from '../../components/Badge';
-import { expiryText, signed, when } from '../../state/format';
+import { expiryText, signed, when, plural } from '../../state/format';
 import { useListKeys } from '../../state/keyboard';
 import { DirectiveDetail } from './DirectiveDetail';
 import { directivesInput, directivesKey } from './directives-query';
 import { InjectionPreview } from './InjectionPreview';
+import { glossary } from '../../state/glossary';
 
 const COLUMNS: TableColumn<DirectiveRow>[] = [
   { id: 'priority', header: 'Priority', width: 90, cell: (r) => <PriorityBadge priority={r().priority} explicit={r().priorityExplicit} /> },
@@ -28,7 +29,7 @@ const COLUMNS: TableColumn<DirectiveRow>[] = [
     cell: (r) => <Show when={r().violationsInWindow} fallback="0">{(n) => <Badge tone="violated">{n()}</Badge>}</Show>,
   },
   { id: 'status', header: 'Status', width: 110, cell: (r) => <StatusBadge status={r().status} /> },
-  { id: 'expiry', header: 'Archives in', width: 160, cell: (r) => <span classList={{ warn: !!r().expiry && r().expiry!.phasesLeft <= 2 }}>{expiryText(r().expiry)}</span> },
+  { id: 'expiry', header: 'Archives in', description: glossary('archives-in').text, width: 160, cell: (r) => <span classList={{ warn: !!r().expiry && r().expiry!.phasesLeft <= 2 }}>{expiryText(r().expiry)}</span> },
   { id: 'funnel', header: 'Shown / applied / violated', width: 204, cell: (r) => `${r().funnel.shown} / ${r().funnel.applied} / ${r().funnel.violated}` },
   { id: 'signal', header: 'Signal', width: 70, align: 'right', cell: (r) => signed(r().signal) },
   {
@@ -38,7 +39,7 @@ const COLUMNS: TableColumn<DirectiveRow>[] = [
     cell: (r) => <Badge tone={r().maturity.eligible ? 'ok' : 'danger'}>{r().maturity.eligible ? 'eligible' : 'not eligible'}</Badge>,
   },
   { id: 'enforcement', header: 'Mode', width: 80, clip: true, cell: (r) => r().enforcement_mode ?? '—' },
-  { id: 'updated', header: 'Updated (UTC)', width: 130, cell: (r) => when(r().updated_at) },
+  { id: 'updated', header: 'Updated (UTC)', width: 156, cell: (r) => when(r().updated_at) },
 ];
 
 const SORTABLE: Record<string, 'priority' | 'expiry' | 'violations' | 'signal' | 'updated' | 'shown'> = {
@@ -92,7 +93,7 @@ export function DirectivesView(): JSX.Element {
   const current = () => rows.rowAt(selected());
   const quick = (): Quick[] => [
     { label: 'Critical', param: 'priority', value: 'critical', count: (c) => c.byPriority.critical ?? 0 },
-    { label: `Expiring within ${meta()?.soon ?? 2} phases`, param: 'expiring', value: String(meta()?.soon ?? 2), count: (c) => c.expiringSoon },
+    { label: `Expiring within ${plural(meta()?.soon ?? 2, 'phase')}`, param: 'expiring', value: String(meta()?.soon ?? 2), count: (c) => c.expiringSoon },
     { label: 'Violated this week', param: 'violated', value: '1', count: (c) => c.violatedInWindow },
     { label: 'Not eligible for a skill', param: 'eligibility', value: 'not_eligible', count: (c) => c.notEligible },
   ];
@@ -131,7 +132,7 @@ export function DirectivesView(): JSX.Element {
         </div>
         <span class="spacer" />
         <span class="muted" data-testid="directive-count">
-          {rows.total()} directives{meta() ? ` · week up to ${when(meta()!.asOf)}` : ''}
+          {plural(rows.total(), 'directive')}{meta() ? ` · week up to ${when(meta()!.asOf)}` : ''}
         </span>
       </div>
       <Show when={rows.error()}>

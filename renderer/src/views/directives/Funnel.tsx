@@ -1,59 +1,27 @@
-import { For, Show, type JSX } from 'solid-js';
+import { Show, type JSX } from 'solid-js';
 import type { DirectiveRow } from '../../../../shared/contract/knowledge';
-import { ACKNOWLEDGED_RULE, ANSWERED_RULE } from '../../components/ack-terms';
+import type { FunnelCounts } from '../../../../shared/contract/receipts';
+import { Figures } from '../../components/Figures';
+import { counterGroups, displayGroups } from '../../state/counter-figures';
 import { signed } from '../../state/format';
 
 /**
- * shown → answered (from the receipts, when known) and acknowledged (the plugin's counter) →
- * applied / ignored / n/a / contradicted / violated, then the post-phase outcomes.
+ * A directive's figures (issue 19 item 1): per display from the receipts (when known), then the
+ * plugin's own effective counters — side by side, never one funnel — and the outcome signal.
  */
-export function Funnel(props: { funnel: DirectiveRow['funnel']; signal: number; answered?: number | null }): JSX.Element {
-  const f = () => props.funnel;
-  const outcomes = (): [string, number, string][] => [
-    ['applied', f().applied, 'applied'],
-    ['ignored', f().ignored, 'ignored'],
-    ['n/a', f().n_a, 'n_a'],
-    ['contradicted', f().contradicted, 'contradicted'],
-    ['violated', f().violated, 'violated'],
-  ];
+export function Funnel(props: { funnel: DirectiveRow['funnel']; signal: number; receipts?: FunnelCounts | null }): JSX.Element {
+  const groups = () => [...(props.receipts ? displayGroups(props.receipts).filter((g) => g.id === 'displays') : []), ...counterGroups(props.funnel)];
   return (
     <div class="funnel-block" data-testid="funnel">
-      <div class="funnel">
-        <span class="step">
-          shown <b>{f().shown}</b>
-        </span>
-        <span class="arrow">→</span>
-        <Show when={props.answered !== undefined && props.answered !== null}>
-          <span class="step" title={ANSWERED_RULE} data-testid="funnel-answered">
-            answered <b>{props.answered}</b>
-          </span>
-        </Show>
-        <span class="step" title={ACKNOWLEDGED_RULE} data-testid="funnel-acknowledged">
-          acknowledged <b>{f().acknowledged}</b>
-        </span>
-        <span class="arrow">→</span>
-        <For each={outcomes()}>
-          {([label, value, tone]) => (
-            <span class={`step badge ${value > 0 ? tone : ''}`}>
-              {label} <b>{value}</b>
-            </span>
-          )}
-        </For>
-      </div>
-      <div class="funnel">
-        <span class="step">
-          succeeded after shown <b>{f().succeeded_after_shown}</b>
-        </span>
-        <span class="step">
-          failed after shown <b>{f().failed_after_shown}</b>
-        </span>
-        <span class="step">
-          partial after shown <b>{f().partial_after_shown}</b>
-        </span>
-        <span class="step" title="(P − N)/(P + N + 4), P = applied + succeeded after shown, N = ignored + violated + contradicted + failed after shown">
+      <Show when={props.receipts === null}>
+        <p class="small muted">No display of this directive is recorded in the receipt logs.</p>
+      </Show>
+      <Figures groups={groups()} testIdPrefix="funnel" />
+      <p class="small">
+        <span title="(P − N)/(P + N + 4), P = applied + succeeded after shown, N = ignored + violated + contradicted + failed after shown, over the effective counters">
           outcome signal <b>{signed(props.signal)}</b>
         </span>
-      </div>
+      </p>
     </div>
   );
 }

@@ -3,7 +3,7 @@ import type { Input, Output } from '../../../../shared/contract';
 import { useApi } from '../../api/port';
 import { FreshnessNote, recheckWhileStale } from '../../components/FreshnessNote';
 import { Badge } from '../../components/Badge';
-import { fixed } from '../../state/format';
+import { fixed, plural } from '../../state/format';
 
 type Preview = Output<'knowledge.previewInjection'>;
 type Line = Preview['lines'][number];
@@ -116,7 +116,7 @@ export function InjectionPreview(): JSX.Element {
             <FreshnessNote freshness={r().freshness} what="Ranked from the lessons" />
             <p>
               Budget regime <Badge tone={r().regime === 'skipped' ? 'danger' : r().regime === 'full' ? 'ok' : 'warn'}>{r().regime}</Badge> · headroom {r().headroomChars.toLocaleString()} of{' '}
-              {r().modelLimitChars.toLocaleString()} chars · budget {r().effectiveBudget} chars (directives {r().directiveBudget}, lessons {r().lessonBudget}) · max {r().maxInjectCount} entries ·{' '}
+              {r().modelLimitChars.toLocaleString()} chars · budget {r().effectiveBudget} chars (directives {r().directiveBudget}, lessons {r().lessonBudget}) · max {plural(r().maxInjectCount, 'entry', 'entries')} ·{' '}
               {r().consideredCount} lessons considered
             </p>
             <ol class="preview-lines">

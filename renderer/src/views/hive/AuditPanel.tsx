@@ -1,6 +1,7 @@
 import { For, Show, type JSX } from 'solid-js';
 import type { Query } from '../../state/query';
 import type { Output } from '../../../../shared/contract';
+import { when, plural } from '../../state/format';
 
 /** The console's own audit log, newest first, with its hash-chain check. */
 export function AuditPanel(props: { audit: Query<Output<'audit.list'>> }): JSX.Element {
@@ -11,7 +12,7 @@ export function AuditPanel(props: { audit: Query<Output<'audit.list'>> }): JSX.E
         {(log) => (
           <>
             <p class={log().chain.ok ? 'ok' : 'error'} data-testid="audit-chain">
-              {log().chain.ok ? `Chain intact: ${log().chain.records} records.` : `Chain broken at record ${log().chain.brokenAt}: ${log().chain.problem}`}
+              {log().chain.ok ? `Chain intact: ${plural(log().chain.records, 'record')}.` : `Chain broken at record ${log().chain.brokenAt}: ${log().chain.problem}`}
             </p>
             <p class="muted mono small">{log().path}</p>
             <table class="plain">
@@ -33,7 +34,7 @@ export function AuditPanel(props: { audit: Query<Output<'audit.list'>> }): JSX.E
                   {(r) => (
                     <tr data-testid="audit-row">
                       <td>{r.seq}</td>
-                      <td>{r.at}</td>
+                      <td class="time">{when(r.at)}</td>
                       <td>{r.event}</td>
                       <td class="mono">{r.op}</td>
                       <td>{r.outcome}</td>

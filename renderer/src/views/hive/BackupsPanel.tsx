@@ -4,6 +4,7 @@ import type { Query } from '../../state/query';
 import { ConfirmBox } from '../../components/ConfirmBox';
 import type { HumanFlow } from '../../state/human-flow';
 import { WriteResultBox } from './WriteResultBox';
+import { plural } from '../../state/format';
 
 type RollbackPreview = Output<'hive.rollback.preview'>;
 
@@ -43,7 +44,7 @@ function RollbackPlan(props: { preview: RollbackPreview }): JSX.Element {
         </p>
       </Show>
       <p class="muted mono small">
-        Hive now: {props.preview.store.entryCount} entries · sha256 {props.preview.store.fileSha256.slice(0, 12)}… · token {props.preview.token12.slice(0, 8)}…
+        Hive now: {plural(props.preview.store.entryCount, 'entry', 'entries')} · sha256 {props.preview.store.fileSha256.slice(0, 12)}… · token {props.preview.token12.slice(0, 8)}…
       </p>
     </div>
   );
@@ -90,7 +91,7 @@ export function BackupsPanel(props: { status: Query<Output<'hive.quarantine.stat
         {(status) => (
           <>
             <p class="muted">
-              Sidecar <span class="mono">shared-learnings-quarantined.jsonl</span>: {status().sidecarEntries} entries.
+              Sidecar <span class="mono">shared-learnings-quarantined.jsonl</span>: {plural(status().sidecarEntries, 'entry', 'entries')}.
             </p>
             <For each={status().notes}>
               {(note) => (

@@ -6,6 +6,7 @@ import { createQuery } from '../../state/query';
 import { ConfirmBox } from '../../components/ConfirmBox';
 import { createHumanFlow } from '../../state/human-flow';
 import { WriteResultBox } from './WriteResultBox';
+import { plural } from '../../state/format';
 
 type SwarmPreview = Output<'swarm.quarantine.preview'>;
 type Action = 'quarantine' | 'restore' | 'promote';
@@ -34,7 +35,7 @@ function SwarmPlan(props: { preview: SwarmPreview }): JSX.Element {
         <For each={props.preview.effects}>{(effect) => <li>{effect}</li>}</For>
       </ul>
       <p class="muted mono small">
-        {props.preview.store.entryCount} entries · sha256 {props.preview.store.fileSha256.slice(0, 12)}… · token {props.preview.token12.slice(0, 8)}…
+        {plural(props.preview.store.entryCount, 'entry', 'entries')} · sha256 {props.preview.store.fileSha256.slice(0, 12)}… · token {props.preview.token12.slice(0, 8)}…
       </p>
     </div>
   );

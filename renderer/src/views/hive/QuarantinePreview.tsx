@@ -1,5 +1,7 @@
 import { For, Show, type JSX } from 'solid-js';
 import type { Output } from '../../../../shared/contract';
+import { when, plural } from '../../state/format';
+import { Term } from '../../components/Term';
 
 type Preview = Output<'hive.quarantine.preview'>;
 
@@ -40,16 +42,18 @@ export function QuarantinePreview(props: { preview: Preview }): JSX.Element {
       <dl class="fields">
         <dt>Store</dt>
         <dd class="mono" data-testid="preview-fingerprint">
-          {props.preview.store.path} · {props.preview.store.entryCount} entries · {props.preview.store.byteLength} bytes · sha256 {props.preview.store.fileSha256.slice(0, 12)}…
+          {props.preview.store.path} · {plural(props.preview.store.entryCount, 'entry', 'entries')} · {props.preview.store.byteLength} bytes · sha256 {props.preview.store.fileSha256.slice(0, 12)}…
         </dd>
         <dt>Console version</dt>
         <dd>{props.preview.consoleVersion}</dd>
         <dt>Token</dt>
         <dd class="mono" data-testid="preview-token">
-          {props.preview.token12.slice(0, 8)}… (expires {props.preview.expiresAt})
+          {props.preview.token12.slice(0, 8)}… (expires {when(props.preview.expiresAt)})
         </dd>
       </dl>
-      <h4>Blast radius</h4>
+      <h4>
+        <Term id="blast-radius">Blast radius</Term>
+      </h4>
       <ul class="blast-radius" data-testid="blast-radius">
         <li>
           Skills citing it: <For each={radius().skills} fallback={'none'}>{(s) => <span class="mono">{s.skill} ({s.entryId}) </span>}</For>

@@ -1,5 +1,6 @@
 import { For, onMount, Show, type JSX } from 'solid-js';
 import type { Output } from '../../../../shared/contract';
+import { when, plural } from '../../state/format';
 
 /** What a commit or rollback actually did, in the words the core reported. */
 export function WriteResultBox(props: { result: Output<'hive.quarantine.commit'>; onClose: () => void }): JSX.Element {
@@ -19,15 +20,15 @@ export function WriteResultBox(props: { result: Output<'hive.quarantine.commit'>
         </Show>
         <dt>Hive before</dt>
         <dd class="mono">
-          {props.result.before.entryCount} entries · sha256 {props.result.before.fileSha256.slice(0, 12)}…
+          {plural(props.result.before.entryCount, 'entry', 'entries')} · sha256 {props.result.before.fileSha256.slice(0, 12)}…
         </dd>
         <dt>Hive after</dt>
         <dd class="mono" data-testid="result-after">
-          {props.result.after.entryCount} entries · sha256 {props.result.after.fileSha256.slice(0, 12)}…
+          {plural(props.result.after.entryCount, 'entry', 'entries')} · sha256 {props.result.after.fileSha256.slice(0, 12)}…
         </dd>
         <Show when={props.result.revertCheckAt}>
           <dt>Re-check</dt>
-          <dd>at {props.result.revertCheckAt} the console re-reads the hive; a concurrent plugin rewrite that reverts this shows as a warning under Backups.</dd>
+          <dd>at {when(props.result.revertCheckAt)} the console re-reads the hive; a concurrent plugin rewrite that reverts this shows as a warning under Backups.</dd>
         </Show>
       </dl>
       <button type="button" onClick={() => props.onClose()}>

@@ -1,6 +1,7 @@
 import { createSignal, For, Show, type JSX } from 'solid-js';
 import { createQuery, freshQuery } from '../../state/query';
 import { KNOWLEDGE_STORES } from './knowledge-query';
+import { plural } from '../../state/format';
 
 /** Stores whose defects bear on knowledge entries and their counters. */
 const KNOWLEDGE_STORE = /^(knowledge|hive)/;
@@ -13,7 +14,7 @@ function StoreDefects(props: { store: string; label: string; defects: number; st
     <section class="banner" classList={{ danger: props.status === 'unreadable' || props.status === 'not_a_file', warn: props.status !== 'unreadable' }} aria-label={`Defects in ${props.label}`} data-testid={`defects-${props.store}`}>
       <div class="banner-line">
         <strong>{props.label}</strong>
-        <span>{props.defects > 0 ? `${props.defects} defect${props.defects === 1 ? '' : 's'}` : props.message}</span>
+        <span>{props.defects > 0 ? plural(props.defects, 'defect') : props.message}</span>
         <Show when={props.defects > 0}>
           <button type="button" class="link" aria-expanded={open()} onClick={() => setOpen(!open())}>
             {open() ? 'hide' : 'show'} lines

@@ -8,6 +8,7 @@ import { MaturityPanel } from '../../components/MaturityPanel';
 import { CountersTable, FieldList, Receipts, Timeline } from './detail-sections';
 import { expiryText, fixed, signed, when } from '../../state/format';
 import { RevealCredentials } from './RevealCredentials';
+import { Term } from '../../components/Term';
 
 export interface DetailTarget {
   id: string;
@@ -78,17 +79,25 @@ export function DetailPane(props: { target: DetailTarget; onOpen: (target: Detai
 
                 <h3>Lifecycle and quality</h3>
                 <dl class="fields">
-                  <dt>Countdown</dt>
+                  <dt>
+                    <Term id="archives-in">Countdown</Term>
+                  </dt>
                   <dd data-testid="detail-expiry">{expiryText(d().markers.expiry)}</dd>
                   <dt>Utility</dt>
                   <dd>{d().markers.quality.utility === null ? 'not enough showings yet' : fixed(d().markers.quality.utility)}</dd>
-                  <dt>Markers</dt>
+                  <dt>
+                    <Term id="markers">Markers</Term>
+                  </dt>
                   <dd>
                     <Show when={d().markers.quality.evergreen}>
-                      <Badge tone="ok">evergreen</Badge>
+                      <Term id="evergreen">
+                        <Badge tone="ok">evergreen</Badge>
+                      </Term>
                     </Show>
                     <Show when={d().markers.quality.lowUtility}>
-                      <Badge tone="warn">low utility</Badge>
+                      <Term id="low-utility">
+                        <Badge tone="warn">low utility</Badge>
+                      </Term>
                     </Show>
                     <Show when={!d().markers.quality.evergreen && !d().markers.quality.lowUtility}>—</Show>
                   </dd>

@@ -3,6 +3,7 @@ import { isSelected, type ListFilter } from './knowledge-query';
 import { ProjectGroup, type ProjectNames } from './ProjectGroup';
 import { groupProjectNames } from './project-names';
 import type { Facets } from './use-entries';
+import { Term } from '../../components/Term';
 
 const ORDER: { key: ListFilter; label: string }[] = [
   { key: 'collection', label: 'Collection' },
@@ -30,7 +31,7 @@ function FacetGroup(props: {
   const values = () => props.values.filter((v): v is { value: string; count: number } => v.value !== null);
   return (
     <fieldset class="facet">
-      <legend>{props.label}</legend>
+      <legend>{props.name === 'tier' || props.name === 'collection' ? <Term id={props.name}>{props.label}</Term> : props.label}</legend>
       {props.head}
       <For each={all() ? values() : values().slice(0, SHOWN)}>
         {(item) => (

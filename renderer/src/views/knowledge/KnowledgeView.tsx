@@ -22,6 +22,7 @@ import { useListKeys } from '../../state/keyboard';
 import { entriesInput, KNOWLEDGE_STORES, queryFromParams, toggleValue } from './knowledge-query';
 import { rowKey } from './rows';
 import { createEntries } from './use-entries';
+import { plural } from '../../state/format';
 
 const ALL_IDS = KNOWLEDGE_COLUMNS.map((c) => c.id);
 /** Must match `.kv-body` in knowledge.css. */
@@ -174,7 +175,7 @@ export function KnowledgeView(): JSX.Element {
           </button>
         </div>
         <span class="muted" data-testid="entry-count" aria-live="polite">
-          {entries.rows.total()} entries{entries.rows.loading() ? ' …' : ''}
+          {plural(entries.rows.total(), 'entry', 'entries')}{entries.rows.loading() ? ' …' : ''}
         </span>
         <span class="spacer" />
         <ColumnChooser columns={KNOWLEDGE_COLUMNS} state={columnState(params().cols)} onChange={setColumns} />

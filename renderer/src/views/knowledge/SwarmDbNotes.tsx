@@ -1,6 +1,7 @@
 import { For, Show, type JSX } from 'solid-js';
 import { freshQuery } from '../../state/query';
 import { KNOWLEDGE_STORES } from './knowledge-query';
+import { plural } from '../../state/format';
 
 /**
  * Beside the defect banners (the stores summary of this view): stores a newer plugin imported
@@ -32,7 +33,7 @@ export function SwarmDbNotes(): JSX.Element {
             <For each={tables()}>
               {(t) => (
                 <li>
-                  <code>{t.name}</code> — {t.rows ?? '?'} rows ({t.storeKey}), not read yet
+                  <code>{t.name}</code> — {t.rows === null || t.rows === undefined ? '? rows' : plural(t.rows, 'row')} ({t.storeKey}), not read yet
                 </li>
               )}
             </For>

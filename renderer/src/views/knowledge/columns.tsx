@@ -5,6 +5,8 @@ import { count, expiryText, fixed, when } from '../../state/format';
 import { Highlight } from './Highlight';
 import type { KnowledgeRow } from './rows';
 import { SORT_FIELDS } from './knowledge-query';
+import { Term } from '../../components/Term';
+import { glossary } from '../../state/glossary';
 
 function QualityCell(props: { row: KnowledgeRow }) {
   const m = () => props.row.markers;
@@ -13,10 +15,14 @@ function QualityCell(props: { row: KnowledgeRow }) {
       {(markers) => (
         <>
           <Show when={markers().quality.evergreen}>
-            <Badge tone="ok" title="confidence and utility at or above the evergreen thresholds">evergreen</Badge>
+            <Term id="evergreen">
+              <Badge tone="ok">evergreen</Badge>
+            </Term>
           </Show>
           <Show when={markers().quality.lowUtility}>
-            <Badge tone="warn" title="utility at or below low_utility_threshold after at least 5 showings">low utility</Badge>
+            <Term id="low-utility">
+              <Badge tone="warn">low utility</Badge>
+            </Term>
           </Show>
           <Show when={markers().violationsInWindow > 0}>
             <Badge tone="danger" title="violations in the week before the latest recorded activity">{markers().violationsInWindow} violated</Badge>
@@ -54,26 +60,27 @@ const COLUMNS: TableColumn<KnowledgeRow>[] = [
     tooltip: (r) => r.lesson ?? undefined,
     cell: (r) => r().match?.lesson.length ? <span class="lesson-cell"><Highlight text={r().lesson ?? ''} ranges={r().match!.lesson} /></span> : (r().lesson ?? ''),
   },
-  { id: 'tier', header: 'Tier', width: 52, cell: (r) => r().tier },
+  { id: 'tier', header: 'Tier', description: glossary('tier').text, width: 52, cell: (r) => r().tier },
   { id: 'status', header: 'Status', width: 116, clip: true, tooltip: (r) => r.status ?? undefined, cell: (r) => <StatusBadge status={r().status} /> },
   { id: 'priority', header: 'Priority', width: 76, cell: (r) => <Show when={r().collection !== 'rejected'} fallback="—"><PriorityBadge priority={r().priority} /></Show> },
-  { id: 'quality', header: 'Markers', width: 100, clip: true, tooltip: markerText, cell: (r) => <QualityCell row={r()} /> },
+  { id: 'quality', header: 'Markers', description: glossary('markers').text, width: 100, clip: true, tooltip: markerText, cell: (r) => <QualityCell row={r()} /> },
   { id: 'category', header: 'Category', width: 88, clip: true, tooltip: (r) => r.category ?? undefined, cell: (r) => r().category ?? '—' },
   { id: 'confidence', header: 'Conf.', width: 56, align: 'right', cell: (r) => fixed(r().confidence) },
   { id: 'phases', header: 'Phases', width: 64, align: 'right', cell: (r) => r().collection === 'rejected' ? '—' : `${count(r().phasesAlive)}/${r().maxPhases ?? 'def'}` },
   {
     id: 'expiry',
     header: 'Archives in',
+    description: glossary('archives-in').text,
     width: 136,
     clip: true,
     tooltip: (r) => (r.markers ? expiryText(r.markers.expiry) : undefined),
     cell: (r) => <span classList={{ warn: !!r().markers?.expiry && r().markers!.expiry!.phasesLeft <= 2 }}>{r().markers ? expiryText(r().markers!.expiry) : '…'}</span>,
   },
-  { id: 'updated', header: 'Updated (UTC)', width: 128, cell: (r) => when(r().updatedAt) },
+  { id: 'updated', header: 'Updated (UTC)', width: 156, cell: (r) => when(r().updatedAt) },
   { id: 'project', header: 'Project', width: 104, clip: true, tooltip: (r) => r.project ?? undefined, cell: (r) => r().project ?? '—' },
   { id: 'scope', header: 'Scope', width: 110, clip: true, tooltip: (r) => r.scope ?? undefined, cell: (r) => r().scope ?? '—' },
   { id: 'tags', header: 'Tags', width: 180, clip: true, tooltip: (r) => r.tags.join(', ') || undefined, cell: (r) => <For each={r().tags}>{(tag) => <Badge tone="muted">{tag}</Badge>}</For> },
-  { id: 'created', header: 'Created (UTC)', width: 124, cell: (r) => when(r().createdAt) },
+  { id: 'created', header: 'Created (UTC)', width: 156, cell: (r) => when(r().createdAt) },
   { id: 'encounter', header: 'Encounter', width: 80, align: 'right', cell: (r) => r().tier === 'hive' ? fixed(r().encounterScore) : '—' },
   { id: 'shown', header: 'Shown', width: 60, align: 'right', cell: (r) => count(r().markers?.shown ?? r().shownCount) },
 ];

@@ -2,6 +2,7 @@ import { For, Show } from 'solid-js';
 import type { FeedItem } from '../../../../shared/contract/live';
 import { DirectiveCard } from './DirectiveCard';
 import { OUTCOME_LABEL } from './feed-state';
+import { when } from '../../state/format';
 
 const row = (label: string, value: string | null | undefined) => (
   <Show when={value}>
@@ -20,7 +21,7 @@ export function DenialDetail(props: { item: FeedItem; onJump: (target: 'entry' |
         <Show when={props.item.code}> [{props.item.code}]</Show>
       </h3>
       <dl class="live-facts">
-        {row('time', new Date(props.item.time).toISOString())}
+        {row('time', when(props.item.time))}
         {row('tool', props.item.tool)}
         {row('session', props.item.sessionID)}
         {row('agent', props.item.agent)}
@@ -50,7 +51,7 @@ export function DenialDetail(props: { item: FeedItem; onJump: (target: 'entry' |
               {f().acknowledged.length ? ` · answered with ${f().acknowledged.join(', ')}` : ' · no answer marker seen'}
             </p>
             <ol class="small">
-              <For each={f().actions}>{(a) => <li>{`${new Date(a.time).toLocaleTimeString()} — ${a.text}`}</li>}</For>
+              <For each={f().actions}>{(a) => <li>{`${when(a.time)} — ${a.text}`}</li>}</For>
             </ol>
           </section>
         )}

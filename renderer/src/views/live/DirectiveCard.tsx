@@ -1,6 +1,7 @@
 import { Match, Show, Switch } from 'solid-js';
 import { createQuery } from '../../state/query';
-import { ACKNOWLEDGED_RULE, ANSWERED_RULE } from '../../components/ack-terms';
+import { Figures } from '../../components/Figures';
+import { displayGroups } from '../../state/counter-figures';
 
 /**
  * What the console knows about one directive a denial names: the entry (lesson, priority,
@@ -51,20 +52,14 @@ export function DirectiveCard(props: { id: string; onJump: (target: 'entry' | 'r
           <p class="muted small">Not in this workspace's stores (another project, or an id the plugin made up).</p>
         </Match>
       </Switch>
-      <p class="small muted" data-testid="directive-receipts">
-        <Show when={row()} fallback={'receipts: none recorded'}>
-          {(r) => (
-            <>
-              {`receipts: shown ${r().total.shown}, `}
-              <span title={ANSWERED_RULE} data-testid="card-answered">{`answered ${r().total.answered}`}</span>
-              {', '}
-              <span title={ACKNOWLEDGED_RULE} data-testid="card-acknowledged">{`acknowledged ${r().acknowledged ?? '—'}`}</span>
-              {`, applied ${r().total.applied}, ignored ${r().total.ignored}, violated ${r().total.violated}`}
-            </>
-          )}
+      <div class="small" data-testid="directive-receipts">
+        <Show when={row()} fallback={<span class="muted">receipts: none recorded</span>}>
+          {(r) => <Figures groups={displayGroups(r().total, r().acknowledged).filter((g) => g.id !== 'phase-outcomes')} testIdPrefix="card" />}
         </Show>
-        <Show when={open() !== undefined}>{` · open obligations: ${open()}`}</Show>
-      </p>
+        <Show when={open() !== undefined}>
+          <div class="muted">{`open obligations: ${open()}`}</div>
+        </Show>
+      </div>
     </article>
   );
 }

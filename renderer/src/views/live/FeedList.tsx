@@ -2,6 +2,7 @@ import { createEffect, For, on, Show } from 'solid-js';
 import { createVirtualizer } from '@tanstack/solid-virtual';
 import type { FeedItem } from '../../../../shared/contract/live';
 import { OUTCOME_LABEL, relativeTime } from './feed-state';
+import { when } from '../../state/format';
 
 /** Must match `.live-row { height }` in live.css (a style attribute would break the CSP). Two lines: the gate code has the first to itself. */
 const ROW_HEIGHT = 42;
@@ -75,8 +76,8 @@ export function FeedList(props: {
                     onClick={() => props.onSelect(it())}
                     onDblClick={() => props.onOpen(it())}
                   >
-                    <span class="live-time muted" title={new Date(it().time).toISOString()}>
-                      {relativeTime(it().time, props.now)}
+                    <span class="live-time muted time" title={relativeTime(it().time, props.now)}>
+                      {when(it().time)}
                     </span>
                     <span class={`badge kind-${it().kind}`}>{it().kind}</span>
                     <span class="live-gate mono" title={it().gate} data-testid="feed-gate">

@@ -12,6 +12,7 @@ import { createLiveStore } from './live-store';
 import { alertTitle, notifyRepeat } from './notifications';
 import { RulesPanel } from './RulesPanel';
 import { ServersPanel } from './ServersPanel';
+import { sessionsElsewhere } from './session-counts';
 import { SessionsPanel } from './SessionsPanel';
 import './live.css';
 
@@ -84,7 +85,14 @@ export function LiveView() {
     <div class="live-view" data-testid="live-view">
       <div class="live-side">
         <ServersPanel store={store} />
-        <SessionsPanel sessions={store.sessions()} selected={filter().sessionID} onSelect={(id) => setFilter('sessionID', id)} />
+        <SessionsPanel
+          sessions={store.sessions()}
+          selected={filter().sessionID}
+          onSelect={(id) => setFilter('sessionID', id)}
+          elsewhere={sessionsElsewhere(store.servers(), store.sessions())}
+          showingOthers={store.otherProjects()}
+          onShowOthers={store.setOtherProjects}
+        />
         <CountersPanel counters={store.counters()} selected={filter().directiveId} onSelect={(id) => setFilter('directiveId', id)} />
         <RulesPanel rule={store.rule()} onSave={store.setRule} />
       </div>

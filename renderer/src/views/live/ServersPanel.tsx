@@ -1,6 +1,8 @@
 import { createSignal, For, Show } from 'solid-js';
 import type { ServerInfo } from '../../../../shared/contract/live';
+import { plural } from '../../state/format';
 import { describeState } from './feed-state';
+import { sessionSplit } from './session-counts';
 import type { LiveStore } from './live-store';
 
 /** Connect form and the state of every OpenCode server link. The password goes to main and never comes back. */
@@ -41,15 +43,16 @@ export function ServersPanel(props: { store: LiveStore }) {
       </Show>
       <ul class="live-server-list">
         <For each={props.store.servers()} fallback={<li class="muted">No server connected.</li>}>
-          {(server) => <ServerRow server={server} now={props.store.now()} onDisconnect={() => props.store.disconnect(server.id)} />}
+          {(server) => <ServerRow server={server} store={props.store} onDisconnect={() => props.store.disconnect(server.id)} />}
         </For>
       </ul>
     </section>
   );
 }
 
-function ServerRow(props: { server: ServerInfo; now: number; onDisconnect: () => void }) {
-  const state = () => describeState(props.server.state, props.now);
+function ServerRow(props: { server: ServerInfo; store: LiveStore; onDisconnect: () => void }) {
+  const state = () => describeState(props.server.state, props.store.now());
+  const split = () => sessionSplit(props.server, props.store.sessions());
   const warnings = () => {
     const w = props.server.warnings;
     return w.invalidJson + w.unknownType + w.oversized + w.malformed;
@@ -68,7 +71,17 @@ function ServerRow(props: { server: ServerInfo; now: number; onDisconnect: () =>
         {state().label}
       </div>
       <div class="muted small">
-        {props.server.version ? `opencode ${props.server.version}` : 'version unknown'} · {props.server.sessionCount} sessions
+        {props.server.version ? `opencode ${props.server.version}` : 'version unknown'} ·{' '}
+        <span data-testid="server-sessions">
+          {plural(split().here, 'session')} in this project
+          <Show when={split().elsewhere > 0}>
+            {' · '}
+            {plural(split().elsewhere, 'session')} in another project —{' '}
+            <button type="button" class="link-button" data-testid="show-other-sessions" onClick={() => props.store.setOtherProjects(!props.store.otherProjects())}>
+              {props.store.otherProjects() ? 'hide' : 'show'}
+            </button>
+          </Show>
+        </span>
         {props.server.hasPassword ? ' · password set' : ''}
       </div>
       <Show when={props.server.state.kind === 'unauthorised' && !props.server.hasPassword}>

@@ -1,4 +1,5 @@
 import type { ConnectionState, FeedFilter, FeedItem } from '../../../../shared/contract/live';
+import { when } from '../../state/format';
 
 /**
  * Pure helpers behind the Live view: the feed is an array sorted newest first (same order as the
@@ -101,13 +102,13 @@ export function filterFromParams(params: Readonly<Record<string, string>>): Feed
   return filter as FeedFilter;
 }
 
-/** "3 s ago", "4 min ago", or a short local date-time for older things. */
+/** "3 s ago", "4 min ago", or the time itself (one clock, state/format.ts) for older things: the feed row's tooltip. */
 export function relativeTime(time: number, now: number): string {
   const s = Math.round((now - time) / 1000);
   if (s < 60) return `${Math.max(0, s)} s ago`;
   if (s < 3600) return `${Math.round(s / 60)} min ago`;
   if (s < 86_400) return `${Math.round(s / 3600)} h ago`;
-  return new Date(time).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+  return when(time);
 }
 
 export const OUTCOME_LABEL: Record<string, string> = {

@@ -17,6 +17,9 @@ const SIDE_REFRESH_MS = 3_000;
 export interface LiveStore {
   servers: Accessor<ServerInfo[]>;
   sessions: Accessor<SessionInfo[]>;
+  /** Whether sessions running in other project folders are listed too (marked otherProject). */
+  otherProjects: Accessor<boolean>;
+  setOtherProjects(show: boolean): void;
   items: Accessor<FeedItem[]>;
   hasMore: Accessor<boolean>;
   loading: Accessor<boolean>;
@@ -40,6 +43,7 @@ export interface LiveStore {
 export function createLiveStore(api: ConsoleApi, filter: Accessor<FeedFilter>, onAlert: (alert: RepeatAlert) => void, workspaceEpoch: Accessor<number> = () => 0): LiveStore {
   const [servers, setServers] = createSignal<ServerInfo[]>([]);
   const [sessions, setSessions] = createSignal<SessionInfo[]>([]);
+  const [otherProjects, setOtherProjectsSignal] = createSignal(false);
   const [items, setItems] = createSignal<FeedItem[]>([]);
   const [cursor, setCursor] = createSignal<{ time: number; id: string } | null>(null);
   const [loading, setLoading] = createSignal(false);
@@ -61,7 +65,7 @@ export function createLiveStore(api: ConsoleApi, filter: Accessor<FeedFilter>, o
     api.call('live.counters', { project: filter().project, limit: 50 }).then(setCounters, fail);
     api.call('live.facets', {}).then(setFacets, fail);
   };
-  const refreshSessions = () => api.call('live.sessions', { limit: 500 }).then(setSessions, fail);
+  const refreshSessions = () => api.call('live.sessions', { limit: 500, scope: otherProjects() ? 'all' : 'project' }).then(setSessions, fail);
   const scheduleSide = () => {
     sideTimer ??= setTimeout(() => {
       sideTimer = undefined;
@@ -166,6 +170,11 @@ export function createLiveStore(api: ConsoleApi, filter: Accessor<FeedFilter>, o
   return {
     servers,
     sessions,
+    otherProjects,
+    setOtherProjects(show) {
+      setOtherProjectsSignal(show);
+      void refreshSessions();
+    },
     items,
     hasMore: () => cursor() !== null,
     loading,

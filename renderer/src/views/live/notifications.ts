@@ -1,4 +1,5 @@
 import type { RepeatAlert } from '../../../../shared/contract/live';
+import { plural } from '../../state/format';
 
 /**
  * Desktop notifications through the web Notifications API: in the browser host after the
@@ -24,7 +25,7 @@ export function notifyRepeat(alert: RepeatAlert): void {
   if (notificationPermission() !== 'granted') return;
   try {
     new Notification(alertTitle(alert), {
-      body: `${alert.sessionIDs.length} session(s): ${alert.sessionIDs.slice(0, 3).join(', ')}`,
+      body: `${plural(alert.sessionIDs.length, 'session')}: ${alert.sessionIDs.slice(0, 3).join(', ')}`,
       tag: `repeat:${alert.directiveId}:${alert.tool}`,
     });
   } catch {

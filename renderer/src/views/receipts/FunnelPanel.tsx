@@ -2,6 +2,9 @@ import { createSignal, For, Show, type JSX } from 'solid-js';
 import type { FunnelCounts, FunnelRow } from '../../../../shared/contract/receipts';
 import { ACKNOWLEDGED_RULE, ANSWERED_RULE } from '../../components/ack-terms';
 import { DerivedBadge } from '../../components/DerivedBadge';
+import { displayGroups } from '../../state/counter-figures';
+import { plural } from '../../state/format';
+import { glossary } from '../../state/glossary';
 import { originLabel, shortId } from './format';
 import { LessonText } from './LessonText';
 
@@ -13,6 +16,21 @@ const OUTCOME_COLUMNS: [keyof FunnelCounts, string][] = [
   ['violated', 'violated'],
 ];
 
+/** A figure's one-line "why" when it exceeds the displays it would be read against (state/counter-figures.ts). */
+function Why(props: { c: FunnelCounts; acknowledged: number | null | undefined; figure: string }): JSX.Element {
+  const why = () =>
+    displayGroups(props.c, props.acknowledged)
+      .flatMap((g) => g.figures)
+      .find((f) => f.key === props.figure)?.why;
+  return (
+    <Show when={why()}>
+      <div class="figure-why small muted" data-testid="figure-why">
+        {why()}
+      </div>
+    </Show>
+  );
+}
+
 function Cells(props: { c: FunnelCounts; acknowledged: number | null | undefined }): JSX.Element {
   const c = () => props.c;
   return (
@@ -21,28 +39,43 @@ function Cells(props: { c: FunnelCounts; acknowledged: number | null | undefined
       <td class="num" data-testid="funnel-answered" title={ANSWERED_RULE}>
         {c().answered}
       </td>
-      <td class="num" data-testid="funnel-acknowledged" title={ACKNOWLEDGED_RULE}>
-        {props.acknowledged === undefined ? '' : (props.acknowledged ?? '—')}
+      <For each={OUTCOME_COLUMNS}>{([key]) => <td class="num">{c()[key] || ''}</td>}</For>
+      <td class="num" data-testid="funnel-unlinked">
+        {c().unlinkedAnswers || ''}
+      </td>
+      <td class="num">{c().released || ''}</td>
+      <td class="num">{c().open || ''}</td>
+      <td class="num">{c().unacknowledged + c().noRelevant || ''}</td>
+      <td class="num">
+        {c().succeeded || ''}
+        <Why c={c()} acknowledged={props.acknowledged} figure="succeeded" />
+      </td>
+      <td class="num">
+        {c().failed || ''}
+        <Why c={c()} acknowledged={props.acknowledged} figure="failed" />
+      </td>
+      <td class="num">
+        {c().partial || ''}
+        <Why c={c()} acknowledged={props.acknowledged} figure="partial" />
+      </td>
+      <td class="num plugin-counter" title={ACKNOWLEDGED_RULE}>
+        <span data-testid="funnel-acknowledged">{props.acknowledged === undefined ? '' : (props.acknowledged ?? '—')}</span>
+        <Why c={c()} acknowledged={props.acknowledged} figure="acknowledged" />
         <Show when={c().naStoredAsAcknowledged > 0}>
           <div class="muted" title="knowledge-application.jsonl stores an N/A acknowledgement as acknowledged">
             {c().naStoredAsAcknowledged} N/A stored as acknowledged
           </div>
         </Show>
       </td>
-      <For each={OUTCOME_COLUMNS}>{([key]) => <td class="num">{c()[key] || ''}</td>}</For>
-      <td class="num">{c().succeeded || ''}</td>
-      <td class="num">{c().failed || ''}</td>
-      <td class="num">{c().partial || ''}</td>
-      <td class="num">{c().released || ''}</td>
-      <td class="num">{c().open || ''}</td>
-      <td class="num">{c().unacknowledged + c().noRelevant || ''}</td>
     </>
   );
 }
 
 /**
- * shown → answered → applied/ignored/n_a/contradicted/violated → succeeded/failed after shown, per
- * directive, beside the plugin's acknowledged_count (per directive, not per source).
+ * Per directive: per-display figures from the receipts (shown, answered, by outcome; answers with
+ * no recorded display apart), what is not an answer, phase outcomes after a display, and — in its
+ * own column group — the plugin's acknowledged_count, with one line of why wherever a figure
+ * exceeds the displays (issue 19 item 1).
  */
 export function FunnelPanel(props: { rows: FunnelRow[]; total: number; notes: string[]; entry: string | undefined; onEntry: (entry: string | null) => void }): JSX.Element {
   const [expanded, setExpanded] = createSignal<string | null>(null);
@@ -51,26 +84,44 @@ export function FunnelPanel(props: { rows: FunnelRow[]; total: number; notes: st
       <div class="toolbar">
         <input aria-label="Directive id" placeholder="directive id…" value={props.entry ?? ''} onChange={(e) => props.onEntry(e.currentTarget.value.trim() || null)} />
         <span class="spacer" />
-        <span class="muted">{props.total} directive(s)</span>
+        <span class="muted">{plural(props.total, 'directive')}</span>
       </div>
       <table class="data funnel-table">
         <thead>
+          <tr class="funnel-groups">
+            <th />
+            <th colSpan={2 + OUTCOME_COLUMNS.length + 1} title="From the receipt logs: each display once; answered ≤ shown, and the outcome columns add up to answered">
+              Per display (receipts)
+            </th>
+            <th colSpan={3}>Not answers</th>
+            <th colSpan={3} title="Phase outcomes after a display: one per phase, not per display">
+              After a display
+            </th>
+            <th class="plugin-counter" title="The plugin’s effective counter (docs/plugin-formats.md#effective-counters), not per display">
+              Plugin’s counter
+            </th>
+          </tr>
           <tr>
             <th>Directive</th>
             <th class="num">Shown</th>
-            <th class="num" title={ANSWERED_RULE}>
+            <th class="num term" title={ANSWERED_RULE} aria-description={ANSWERED_RULE}>
               Answered
             </th>
-            <th class="num" title={ACKNOWLEDGED_RULE}>
-              Acknowledged
-            </th>
             <For each={OUTCOME_COLUMNS}>{([, label]) => <th class="num">{label}</th>}</For>
+            <th class="num" title="Answers that name no display the logs recorded (fresh trace ids, acknowledged events, markers with no earlier retrieval in their session): counted apart, never as answered displays">
+              Without a display
+            </th>
+            <th class="num" title={glossary('nonterminal-release').text}>
+              Released
+            </th>
+            <th class="num" title="ack_required, no answer, no release">Open</th>
+            <th class="num" title="unacknowledged / no_relevant: audit only">Audit only</th>
             <th class="num">Succeeded</th>
             <th class="num">Failed</th>
             <th class="num">Partial</th>
-            <th class="num" title="Gate releases: nonterminal, never application">Released</th>
-            <th class="num" title="ack_required, no answer, no release">Open</th>
-            <th class="num" title="unacknowledged / no_relevant: audit only">Audit only</th>
+            <th class="num plugin-counter term" title={ACKNOWLEDGED_RULE} aria-description={ACKNOWLEDGED_RULE}>
+              Acknowledged
+            </th>
           </tr>
         </thead>
         <tbody>

@@ -1,6 +1,7 @@
 import { createSignal, For, Show, type JSX } from 'solid-js';
 import type { FileIntegrity, Integrity } from '../../../../shared/contract/receipts';
-import { bytes, shortHash, stateLabel, stateTone, utc } from './format';
+import { bytes, shortHash, stateLabel, stateTone } from './format';
+import { when, plural } from '../../state/format';
 
 /** Where the chain breaks: line, byte offset, seq, the defect, and expected vs found. */
 function BreakDetail(props: { file: FileIntegrity }): JSX.Element {
@@ -110,7 +111,7 @@ export function IntegrityBanner(props: { integrity: Integrity }): JSX.Element {
           </span>
         </Show>
         <span class="muted">
-          verified {utc(props.integrity.checkedAt)} UTC · read-only, never repaired here
+          verified {when(props.integrity.checkedAt)} · read-only, never repaired here
           <Show when={props.integrity.verdict === 'ok'}>
             {' '}
             <button class="link-button" data-testid="integrity-details" onClick={() => setOpen(!open())}>
@@ -137,7 +138,7 @@ export function PrefixNotice(props: { integrity: Integrity }): JSX.Element {
   const text = () => {
     const j = journal();
     if (!j) return null;
-    const prefix = j.records ? `the ${j.records} verified journal record(s) (seq ${j.firstSeq}–${j.lastSeq})` : 'no V2 journal record';
+    const prefix = j.records ? `the ${plural(j.records, 'verified journal record')} (seq ${j.firstSeq}–${j.lastSeq})` : 'no V2 journal record';
     if (j.state === 'corrupt' || j.state === 'unsupported_schema') {
       return `Below: ${prefix} only. Records from line ${j.break?.line ?? '?'} on are not shown — the plugin trusts nothing after the break until the ledger is repaired. Legacy logs are shown as usual.`;
     }

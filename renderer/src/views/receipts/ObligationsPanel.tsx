@@ -1,9 +1,11 @@
 import { For, Show, type JSX } from 'solid-js';
 import type { Obligation } from '../../../../shared/contract/receipts';
 import { DerivedBadge } from '../../components/DerivedBadge';
-import { duration, originLabel, outcomeLabel, releaseLabel, shortId, sourceLabel, utc } from './format';
+import { duration, originLabel, outcomeLabel, releaseLabel, shortId, sourceLabel } from './format';
 import { LessonText } from './LessonText';
-import { neverAnswered, type NeverAnswered } from './never-answered';
+import { neverAnswered, obligationSentences, type NeverAnswered } from './never-answered';
+import { when, plural } from '../../state/format';
+import { Term } from '../../components/Term';
 
 type ObligationsData = {
   now: string;
@@ -21,15 +23,17 @@ function Fate(props: { o: Obligation; maxDenials: number }): JSX.Element {
       <Show when={o().status === 'open'}>
         <span>
           open for <b data-testid="open-for">{duration(o().ageMs)}</b>
-          {o().stalenessDue ? ' — older than gate_staleness_ms: the next high-risk tool call would release it (staleness)' : o().stalenessDueAt ? ` — staleness release due at ${utc(o().stalenessDueAt)}` : ''}
+          {o().stalenessDue ? ' — older than gate_staleness_ms: the next high-risk tool call would release it (staleness)' : o().stalenessDueAt ? ` — staleness release due at ${when(o().stalenessDueAt)}` : ''}
         </span>
       </Show>
       <For each={o().releases}>
         {(r) => (
           <div data-testid="release">
-            <span class="badge warn">{releaseLabel(r.kind)}</span> {r.ts ? `${utc(r.ts)}, ` : ''}
+            <span class="badge warn">{releaseLabel(r.kind)}</span> {r.ts ? `${when(r.ts)}, ` : ''}
             {duration(r.msFromDisplay)} after display{r.tool ? `, let ${r.tool} through` : ''}
-            {r.denialCount !== null ? `, denials ${r.denialCount}/${r.maxGateDenials ?? props.maxDenials}` : ''} — <i>nonterminal: not an answer, never counted as application</i>
+            {r.denialCount !== null ? `, denials ${r.denialCount}/${r.maxGateDenials ?? props.maxDenials}` : ''} — <Term id="nonterminal-release">
+              <i>nonterminal: not an answer, never counted as application</i>
+            </Term>
           </div>
         )}
       </For>
@@ -56,11 +60,14 @@ function Fate(props: { o: Obligation; maxDenials: number }): JSX.Element {
 }
 
 /** The operator's question answered first: critical directives shown and never answered. */
-function NeverAnsweredList(props: { items: NeverAnswered[] }): JSX.Element {
+function NeverAnsweredList(props: { items: NeverAnswered[]; sentence: string }): JSX.Element {
   return (
     <div data-testid="never-answered">
-      <h4>Shown and never answered</h4>
-      <Show when={props.items.length} fallback={<p class="muted">Every critical directive that was shown got an answer at least once.</p>}>
+      <h4>Shown and never answered (per directive)</h4>
+      <p class={props.items.length ? '' : 'muted'} data-testid="never-answered-summary">
+        {props.sentence}
+      </p>
+      <Show when={props.items.length}>
         <ul class="plain">
           <For each={props.items}>
             {(n) => (
@@ -77,8 +84,8 @@ function NeverAnsweredList(props: { items: NeverAnswered[] }): JSX.Element {
                     </span>
                   </>
                 ) : null}{' '}
-                shown <b data-testid="never-answered-displays">{n.displays}</b> time(s), {utc(n.firstShown)} – {utc(n.lastShown)}, never answered
-                {n.gateWarnings ? `; named by ${n.gateWarnings} gate warning(s) in events.jsonl` : ''} {n.derived ? <DerivedBadge /> : null}
+                shown <b data-testid="never-answered-displays">{n.displays}</b> {n.displays === 1 ? 'time' : 'times'}, {when(n.firstShown)} – {when(n.lastShown)}, never answered
+                {n.gateWarnings ? `; named by ${plural(n.gateWarnings, 'gate warning')} in events.jsonl` : ''} {n.derived ? <DerivedBadge /> : null}
               </li>
             )}
           </For>
@@ -94,34 +101,30 @@ function NeverAnsweredList(props: { items: NeverAnswered[] }): JSX.Element {
  */
 export function ObligationsPanel(props: { data: ObligationsData; phase: string | undefined }): JSX.Element {
   const d = () => props.data;
-  const total = () => d().counts.open + d().counts.released + d().counts.answered;
+  const sentences = () => obligationSentences(d().counts, d().obligations);
   /** Every display derived from the released plugin's logs: the DOC-ONLY escape hatches do not apply. */
   const legacyOnly = () => d().obligations.length > 0 && d().obligations.every((o) => o.derived);
   return (
     <section class="panel" data-testid="obligations">
       <h3>Obligations{props.phase ? ` — ${props.phase}` : ''}</h3>
-      <p data-testid="obligations-summary">
-        {total()} ack-required directive display(s): <b>{d().counts.open} never answered and still open</b>, <b>{d().counts.released} released by the gate</b> and never answered (a release is nonterminal),{' '}
-        <b>{d().counts.answered} answered by the agent</b>
-        {d().counts.releasedThenAnswered ? ` (${d().counts.releasedThenAnswered} of them only after a gate release)` : ''}.
-      </p>
+      <p data-testid="obligations-summary">{sentences().perDisplay}</p>
       <Show
         when={!legacyOnly()}
         fallback={
           <p class="muted" data-testid="escape-hatches">
             These displays are known only from the released plugin’s legacy logs. That plugin has no gate escape hatch: a critical directive stays pending until the agent answers it
-            (max_gate_denials and gate_staleness_ms are documented for a later version). Times are UTC, ages as of {utc(d().now)}.
+            (max_gate_denials and gate_staleness_ms are documented for a later version). Times are UTC, ages as of {when(d().now)}.
           </p>
         }
       >
         <p class="muted" data-testid="escape-hatches">
           Gate escape hatches: max_gate_denials {d().escapeHatches.maxGateDenials}, gate_staleness_ms {d().escapeHatches.gateStalenessMs} ({duration(d().escapeHatches.gateStalenessMs)}) —{' '}
-          {d().escapeHatches.source === 'config' ? `from ${d().escapeHatches.configFiles.join(', ')}` : 'documented defaults (not set in the plugin config)'}; a session reset releases too. Times are UTC, ages as of {utc(d().now)}.
+          {d().escapeHatches.source === 'config' ? `from ${d().escapeHatches.configFiles.join(', ')}` : 'documented defaults (not set in the plugin config)'}; a session reset releases too. Times are UTC, ages as of {when(d().now)}.
         </p>
       </Show>
       <For each={d().escapeHatches.problems}>{(p) => <p class="error">{p}</p>}</For>
       <Show when={d().obligations.length > 0}>
-        <NeverAnsweredList items={neverAnswered(d().obligations)} />
+        <NeverAnsweredList items={neverAnswered(d().obligations)} sentence={sentences().perDirective} />
       </Show>
       <Show
         when={d().obligations.length > 0}
@@ -163,7 +166,7 @@ export function ObligationsPanel(props: { data: ObligationsData; phase: string |
                     </div>
                   </td>
                   <td class="nowrap">
-                    {utc(o.displayedAt)}
+                    {when(o.displayedAt)}
                     <div class="muted">
                       {o.phase ?? '—'}
                       {o.taskId ? ` · task ${o.taskId}` : ''}

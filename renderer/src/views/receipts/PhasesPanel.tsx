@@ -2,7 +2,7 @@ import { For, Show, type JSX } from 'solid-js';
 import type { PhaseSummary } from '../../../../shared/contract/receipts';
 import { ANSWERED_RULE } from '../../components/ack-terms';
 import { DerivedBadge } from '../../components/DerivedBadge';
-import { utc } from './format';
+import { when, plural } from '../../state/format';
 
 const STATE_TEXT: Record<PhaseSummary['state'], string> = {
   open: 'open',
@@ -19,7 +19,7 @@ export function PhasesPanel(props: { phases: PhaseSummary[]; graceDays: number; 
   return (
     <section class="panel" data-testid="phases">
       <p class="muted">
-        Closed phases stay live for knowledge.receipt_close_grace_days (now {props.graceDays} day(s)) after their close, then move to the archive. Click a phase to filter obligations and traces.
+        Closed phases stay live for knowledge.receipt_close_grace_days (now {plural(props.graceDays, 'day')}) after their close, then move to the archive. Click a phase to filter obligations and traces.
       </p>
       <table class="data">
         <thead>
@@ -76,15 +76,15 @@ export function PhasesPanel(props: { phases: PhaseSummary[]; graceDays: number; 
                   </Show>
                   <Show when={p.overrides.length > 0}>
                     <div class="muted" title={p.overrides.map((o) => `${o.entryId}: ${o.justification}`).join('\n')}>
-                      {p.overrides.length} override(s)
+                      {plural(p.overrides.length, 'override')}
                     </div>
                   </Show>
                 </td>
-                <td class="nowrap">{utc(p.closedAt)}</td>
+                <td class="nowrap">{when(p.closedAt)}</td>
                 <td>
                   {p.graceDays !== null ? `${p.graceDays} d` : '—'}
                   <Show when={p.archiveEligibleAfter}>
-                    <div class="muted">until {utc(p.archiveEligibleAfter)}</div>
+                    <div class="muted">until {when(p.archiveEligibleAfter)}</div>
                   </Show>
                 </td>
               </tr>

@@ -1,8 +1,10 @@
 import { For, Show, type JSX } from 'solid-js';
 import type { Trace, TraceEntry, TracesPage } from '../../../../shared/contract/receipts';
 import { DerivedBadge } from '../../components/DerivedBadge';
-import { duration, originLabel, outcomeLabel, releaseLabel, shortId, sourceLabel, utc } from './format';
+import { duration, originLabel, outcomeLabel, releaseLabel, shortId, sourceLabel } from './format';
 import { LessonText } from './LessonText';
+import { when } from '../../state/format';
+import { Term } from '../../components/Term';
 
 const STATUS_TONE: Record<TraceEntry['status'], string> = { answered: 'ok', released: 'warn', open: 'danger', unanswered: 'muted' };
 
@@ -36,7 +38,9 @@ function EntryFate(props: { entry: TraceEntry }): JSX.Element {
       <For each={e().releases}>
         {(r) => (
           <div class="fate-line" data-testid="release">
-            <span class="badge warn">{releaseLabel(r.kind)}</span> {duration(r.msFromDisplay)} after display{r.tool ? `, ${r.tool} let through` : ''} — <i>nonterminal, not application</i>
+            <span class="badge warn">{releaseLabel(r.kind)}</span> {duration(r.msFromDisplay)} after display{r.tool ? `, ${r.tool} let through` : ''} — <Term id="nonterminal-release">
+              <i>nonterminal, not application</i>
+            </Term>
           </div>
         )}
       </For>
@@ -70,7 +74,7 @@ function TraceBlock(props: { trace: Trace }): JSX.Element {
         </Show>
         <span>{t().agent ?? '—'}</span>
         <span class="muted">{t().mode ?? ''}</span>
-        <span class="muted">{utc(t().displayedAt)}</span>
+        <span class="muted">{when(t().displayedAt)}</span>
         <span class="badge muted">{originLabel(t().origin)}</span>
         <Show when={!t().displayedSetKnown}>
           <span class="badge warn" title="An answer names this trace id, but no retrieval with it was recorded">displayed set unknown</span>

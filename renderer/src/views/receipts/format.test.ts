@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { duration, shortHash, shortId, stateLabel, stateTone, utc } from './format';
+import { when } from '../../state/format';
+import { duration, shortHash, shortId, stateLabel, stateTone } from './format';
 
 describe('receipts format', () => {
   it('writes durations an operator reads at a glance', () => {
@@ -14,8 +15,9 @@ describe('receipts format', () => {
   });
 
   it('writes UTC times and short ids', () => {
-    expect(utc('2026-07-01T10:05:07.123Z')).toBe('2026-07-01 10:05:07');
-    expect(utc('not a time')).toBe('not a time');
+    // One clock (issue 19 item 4): the receipts views use the console's formatter, minutes and the zone named.
+    expect(when('2026-07-01T10:05:07.123Z')).toBe('2026-07-01 10:05 UTC');
+    expect(when('not a time')).toBe('not a time');
     expect(shortId('1f2e3d4c-5b6a-4789-8a9b-0c1d2e3f4a5b')).toBe('1f2e3d4c');
     expect(shortId('t1')).toBe('t1');
     expect(shortHash('a'.repeat(64))).toBe('aaaaaaaaaa…aaaaaa');

@@ -14,12 +14,6 @@ export function duration(ms: number | null | undefined): string {
   return `${Math.floor(h / 24)}d ${h % 24}h`;
 }
 
-/** `2026-07-01 10:05:07` in UTC (the plugin writes UTC; operators compare across machines). */
-export function utc(iso: string | null | undefined): string {
-  if (!iso) return '—';
-  const t = Date.parse(iso);
-  return Number.isNaN(t) ? iso : new Date(t).toISOString().slice(0, 19).replace('T', ' ');
-}
 
 /** First 8 characters of a UUID-like id; the full id goes in the title. */
 export const shortId = (id: string | null | undefined): string => (!id ? '—' : id.length > 12 ? id.slice(0, 8) : id);

@@ -1,5 +1,6 @@
 import { For, Show, type JSX } from 'solid-js';
 import type { CuratorOverview } from '../../../../shared/contract/skills';
+import { when } from '../../state/format';
 
 const APPLIED_LABEL = { applied: 'already applied by the plugin', not_applied: 'not applied', unknown: 'cannot tell' } as const;
 
@@ -183,7 +184,7 @@ export function CuratorPanel(props: { data: CuratorOverview; onOpenEntry: (id: s
               <li>
                 {i.lesson}{' '}
                 <span class="muted">
-                  ({i.category}; {i.sourceKind} from {i.agent} on task {i.taskId}, {i.outcome}; {i.createdAt})
+                  ({i.category}; {i.sourceKind} from {i.agent} on task {i.taskId}, {i.outcome}; {when(i.createdAt)})
                 </span>
               </li>
             )}

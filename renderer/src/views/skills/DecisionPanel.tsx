@@ -6,6 +6,7 @@ import { ConfirmBox } from '../../components/ConfirmBox';
 import { createHumanFlow } from '../../state/human-flow';
 import { DecisionResult } from './DecisionResult';
 import { EvalTable } from './EvalTable';
+import { when, plural } from '../../state/format';
 
 export type Decision = 'apply' | 'reject' | 'retire';
 
@@ -124,7 +125,7 @@ export function DecisionPanel(props: { item: Pick<SkillItem, 'slug' | 'kind'>; s
             </Show>
             <Show when={p().plan.evaluation}>{(e) => <EvalTable preview={e()} />}</Show>
             <p class="muted mono">
-              token {p().token12} · knowledge store {p().store.entryCount} entries, sha256 {p().store.fileSha256.slice(0, 12)}… · expires {p().expiresAt}
+              token {p().token12} · knowledge store {plural(p().store.entryCount, 'entry', 'entries')}, sha256 {p().store.fileSha256.slice(0, 12)}… · expires {when(p().expiresAt)}
             </p>
             {confirm(apply, p().plan.refusal ? 'Run skill_apply anyway' : 'Apply the draft')}
           </div>

@@ -1,5 +1,6 @@
 import { For, Show, type JSX } from 'solid-js';
 import type { EvalPreview } from '../../../../shared/contract/skills';
+import { plural } from '../../state/format';
 
 const pct = (n: number) => `${Math.round(n * 100)}%`;
 const RULES: Record<EvalPreview['rule'], string> = {
@@ -20,7 +21,7 @@ export function EvalTable(props: { preview: EvalPreview }): JSX.Element {
       </p>
       <Show when={props.preview.cases.length > 0}>
         <p class="muted">
-          {props.preview.caseCount} case(s) from {props.preview.evalFiles.join(', ')} · draft {pct(props.preview.candidateScore)} · incumbent {props.preview.rule === 'strictly_improve' ? pct(props.preview.incumbentScore) : 'none'}
+          {plural(props.preview.caseCount, 'case')} from {props.preview.evalFiles.join(', ')} · draft {pct(props.preview.candidateScore)} · incumbent {props.preview.rule === 'strictly_improve' ? pct(props.preview.incumbentScore) : 'none'}
         </p>
         <table class="data eval-cases">
           <thead>

@@ -1,13 +1,15 @@
 import { For, Show, type JSX } from 'solid-js';
 import type { z } from 'zod';
-import type { SkillsOverview } from '../../../../shared/contract/skills';
+import type { SkillItem, SkillsOverview } from '../../../../shared/contract/skills';
 import { Markdown } from './Markdown';
+import { when } from '../../state/format';
+import { staleDisagreement } from './stale-claims';
 
 type Improver = z.infer<typeof SkillsOverview>['improver'];
 type Candidates = z.infer<typeof SkillsOverview>['candidates'];
 
 /** Skill-improver proposals, newest first, with who wrote them and the quota state. Advisory only. */
-export function ImproverPanel(props: { improver: Improver }): JSX.Element {
+export function ImproverPanel(props: { improver: Improver; skills: SkillItem[] }): JSX.Element {
   return (
     <div class="improver-panel" data-testid="improver-panel">
       <h3>Quotas</h3>
@@ -19,7 +21,7 @@ export function ImproverPanel(props: { improver: Improver }): JSX.Element {
               <Show when={q.present} fallback="not written yet">
                 <Show when={!q.problem} fallback={<span class="error">{q.problem}</span>}>
                   {q.callsUsed}/{q.maxCalls} calls on {q.date} ({q.window}){q.resetsOnNextRun ? ' — a new day: the plugin resets the count on its next run' : ''}
-                  {q.lastRunAt ? `; last run ${q.lastRunAt}` : ''}
+                  {q.lastRunAt ? `; last run ${when(q.lastRunAt)}` : ''}
                 </Show>
               </Show>
             </li>
@@ -37,9 +39,16 @@ export function ImproverPanel(props: { improver: Improver }): JSX.Element {
                   LLM analysis
                 </span>
               </Show>{' '}
-              {p.generatedAt} · targets {p.targets.join(', ') || '—'}
+              {when(p.generatedAt)} · targets {p.targets.join(', ') || '—'}
               {p.model ? ` · model ${p.model}` : ''}
             </h4>
+            <Show when={staleDisagreement(p, props.skills)}>
+              {(text) => (
+                <p class="banner warn small" data-testid="stale-differs">
+                  {text()}
+                </p>
+              )}
+            </Show>
             <Show when={p.problems.length}>
               <p class="banner warn">{p.problems.join('; ')}</p>
             </Show>

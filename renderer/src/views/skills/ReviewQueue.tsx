@@ -8,6 +8,7 @@ import { DismissPanel } from './DismissPanel';
 import { orderedQueue, queueKey, queuePosition, queueProgress } from './queue-state';
 import { queueSession, updateQueueSession } from './queue-session';
 import { SKILL_STORES } from './skill-stores';
+import { plural } from '../../state/format';
 
 const KIND_LABEL: Record<(typeof QUEUE_KINDS)[number], string> = {
   skill_draft: 'Skill drafts',
@@ -45,7 +46,7 @@ export function ReviewQueue(props: { kinds: string[]; onKinds: (kinds: string[])
         // A new denial changes lastTime, so a dismissed directive comes back when it is denied again.
         key: `denial:${c.directiveId}@${c.lastTime}`,
         kind: 'repeated_denial' as const,
-        title: `Directive ${c.directiveId} denied ${c.lastDay} times in the last day`,
+        title: `Directive ${c.directiveId} denied ${plural(c.lastDay, 'time')} in the last day`,
         detail: c.tools.map((t) => `${t.tool} ×${t.count}`).join(', '),
         at: new Date(c.lastTime).toISOString(),
         open: { view: 'live' as const, slug: null, entryId: c.directiveId, tier: null },

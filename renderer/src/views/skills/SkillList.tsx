@@ -1,5 +1,6 @@
 import { For, Show, type JSX } from 'solid-js';
 import type { SkillItem } from '../../../../shared/contract/skills';
+import { glossary } from '../../state/glossary';
 
 const KIND_FILTERS = [
   { id: '', label: 'All' },
@@ -22,7 +23,7 @@ export function SkillList(props: { items: SkillItem[]; kind: string; selected: s
       <div class="tabs" role="tablist" aria-label="Kind">
         <For each={KIND_FILTERS}>
           {(f) => (
-            <button role="tab" aria-selected={props.kind === f.id} classList={{ primary: props.kind === f.id }} data-testid={`kind-${f.id || 'all'}`} onClick={() => props.onKind(f.id)}>
+            <button role="tab" title={f.id === 'stale' ? glossary('stale-skill').text : undefined} aria-description={f.id === 'stale' ? glossary('stale-skill').text : undefined} aria-selected={props.kind === f.id} classList={{ primary: props.kind === f.id }} data-testid={`kind-${f.id || 'all'}`} onClick={() => props.onKind(f.id)}>
               {f.label} ({count(f.id)})
             </button>
           )}

@@ -2,6 +2,7 @@ import { For, Show, type JSX } from 'solid-js';
 import type { SkillDetail } from '../../../../shared/contract/skills';
 import { EvalTable } from './EvalTable';
 import { Markdown } from './Markdown';
+import { when } from '../../state/format';
 
 export const PANES = [
   { id: 'rendered', label: 'Rendered' },
@@ -151,7 +152,7 @@ export function SkillReview(props: { detail: SkillDetail; pane: PaneId; onPane: 
             <For each={d().changelog}>
               {(c) => (
                 <li>
-                  v{c.version ?? '?'} <span class="badge">{c.action}</span> {c.timestamp} — {c.reason}
+                  v{c.version ?? '?'} <span class="badge">{c.action}</span> {when(c.timestamp)} — {c.reason}
                   {c.sectionsChanged.length ? ` (${c.sectionsChanged.join(', ')})` : ''}
                 </li>
               )}
@@ -174,7 +175,7 @@ export function SkillReview(props: { detail: SkillDetail; pane: PaneId; onPane: 
               <For each={d().usage}>
                 {(u) => (
                   <tr>
-                    <td>{u.timestamp}</td>
+                    <td class="time">{when(u.timestamp)}</td>
                     <td>{u.agent}</td>
                     <td>{u.taskId}</td>
                     <td>
@@ -205,7 +206,7 @@ export function SkillReview(props: { detail: SkillDetail; pane: PaneId; onPane: 
               <For each={d().rejectedEdits}>
                 {(r) => (
                   <tr classList={{ current: r.matchesThis }}>
-                    <td>{r.timestamp}</td>
+                    <td class="time">{when(r.timestamp)}</td>
                     <td class="mono">{r.operation}</td>
                     <td>
                       {r.reason}

@@ -15,6 +15,7 @@ import { SKILL_STORES } from './skill-stores';
 import { ReviewQueue } from './ReviewQueue';
 import { SkillList } from './SkillList';
 import { PANES, SkillReview, type PaneId } from './SkillReview';
+import { staleDisagreement } from './stale-claims';
 
 const TABS = [
   { id: 'queue', label: 'Review queue' },
@@ -111,13 +112,22 @@ export function SkillsView(): JSX.Element {
         <div class="skills-split">
           <Loaded query={overview}>
             {(value) => (
-              <SkillList
-                items={value.skills}
-                kind={params().kind ?? ''}
-                selected={params().slug ? `${at()}:${params().slug}` : null}
-                onKind={(kind) => router.setParams({ kind: kind || null })}
-                onSelect={(item) => router.setParams({ slug: item.slug, at: item.kind === 'draft' || item.kind === 'motif' ? 'proposal' : 'active' })}
-              />
+              <div>
+                <Show when={staleDisagreement(value.improver.proposals[0], value.skills)}>
+                  {(text) => (
+                    <p class="banner warn small" data-testid="stale-differs">
+                      {text()}
+                    </p>
+                  )}
+                </Show>
+                <SkillList
+                  items={value.skills}
+                  kind={params().kind ?? ''}
+                  selected={params().slug ? `${at()}:${params().slug}` : null}
+                  onKind={(kind) => router.setParams({ kind: kind || null })}
+                  onSelect={(item) => router.setParams({ slug: item.slug, at: item.kind === 'draft' || item.kind === 'motif' ? 'proposal' : 'active' })}
+                />
+              </div>
             )}
           </Loaded>
           <Show when={params().slug} fallback={<p class="muted">Select a draft or a skill to review it.</p>}>
@@ -166,7 +176,7 @@ export function SkillsView(): JSX.Element {
         <Loaded query={curator}>{(value) => <CuratorPanel data={value} onOpenEntry={openEntry} onOpenReceipts={(id) => router.go('receipts', { entry: id })} />}</Loaded>
       </Show>
       <Show when={tab() === 'improver'}>
-        <Loaded query={overview}>{(value) => <ImproverPanel improver={value.improver} />}</Loaded>
+        <Loaded query={overview}>{(value) => <ImproverPanel improver={value.improver} skills={value.skills} />}</Loaded>
       </Show>
       <Show when={tab() === 'candidates'}>
         <Loaded query={overview}>{(value) => <CandidatesPanel candidates={value.candidates} />}</Loaded>
