@@ -5,7 +5,8 @@ import { canonicalJson, sha256Hex } from '../rules/canonical-json';
 import { chainIntegrity } from './integrity-text';
 import { describeLiveDifference, LiveStateBuilder } from './live-state';
 import { SNAPSHOT_SCHEMA, V2_FILES } from '../rules/receipt-format';
-import { nothingReadYet, OUTSIDE_WORKSPACE, verifyChainFile, type ChainFileReport } from './verify-file';
+import { nothingReadYet, type ChainFileReport } from './chain-report';
+import { OUTSIDE_WORKSPACE, verifyChainFile } from './verify-file';
 import { outsideMessage, outsideTarget, sameFile } from '../stores/containment';
 
 /**
