@@ -31,6 +31,9 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
+/** A line whose `prev` value, read at its fixed width, would end on the second byte (a quote) of the next line. */
+const RUNS_ON = `{"gen":1,"hash":"${'a'.repeat(64)}","prev":""schema":"swarm.knowledge-receipt/2","seq":7,"type":"capture"}`;
+
 const linesOf = (bytes: Buffer) => bytes.toString('latin1').split('\n').slice(0, -1);
 const join = (lines: string[], end = '\n') => Buffer.from(lines.map((l) => l + end).join(''), 'latin1');
 
@@ -58,7 +61,7 @@ function corpus(): [string, Buffer][] {
     ['a swapped prev', edit((l) => (l[at] = l[at]!.replace(/"prev":"[0-9a-f]{64}"/, `"prev":"${'f'.repeat(64)}"`)))],
     ['CRLF line ends', join(lines, '\r\n')],
     ['invalid UTF-8 in a value', Buffer.concat([join(lines.slice(0, at)), Buffer.from([0xff, 0xfe, 0x0a]), join(lines.slice(at))])],
-    ['a short line whose prev would run into the next line', edit((l) => (l[at] = `{"gen":1,"hash":"${'a'.repeat(64)}","prev":"","schema":"swarm.knowledge-receipt/2","seq":${at + 1},"type":"terminal"}`))],
+    ['a short line whose prev would run into the next line', edit((l) => (l[at] = RUNS_ON))],
     ['a truncated tail', real.subarray(0, real.length - 100)],
     ['a tail that is a whole record', real.subarray(0, real.length - 1)],
     ['checkpoints and uncertainty', Buffer.from(checkpointed.text())],
@@ -93,7 +96,7 @@ describe('the report does not depend on where hashes are checked', () => {
       'a swapped prev': 'corrupt hash_mismatch',
       'CRLF line ends': 'ok',
       'invalid UTF-8 in a value': 'corrupt invalid_json',
-      'a short line whose prev would run into the next line': 'corrupt missing_field',
+      'a short line whose prev would run into the next line': 'corrupt invalid_json',
       'a truncated tail': 'incomplete_tail',
       'a tail that is a whole record': 'incomplete_tail',
       'checkpoints and uncertainty': 'legacy_unverifiable',
@@ -146,7 +149,7 @@ describe('hash pool', () => {
 
 describe('readEnvelope in a block of lines', () => {
   it('never reads a fixed-width value past the end of its line', () => {
-    const short = `{"gen":1,"hash":"${'a'.repeat(64)}","prev":"","schema":"swarm.knowledge-receipt/2","seq":7,"type":"terminal"}`;
+    const short = RUNS_ON;
     const next = linesOf(real)[0]!;
     const envelope = new FastEnvelope();
     expect(readEnvelope(short, 0, short.length, true, envelope)).toBe(false);
