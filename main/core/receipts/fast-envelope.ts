@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { RECEIPT_SCHEMA } from '../rules/receipt-format';
+import { RECEIPT_SCHEMA } from '../rules/receipt-schema';
 
 /**
  * The fast path of chain verification. Every V2 line is written as canonical JSON, so a record's

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
-import { hashLines, type HashedLines } from './hash-lines';
+import { hashLines, type HashedLines } from './receipt-hash-lines';
 import type { HashReply, HashTask } from './receipt-hash-worker';
 
 const WORKER_NAME = 'receipt-hash-worker';

@@ -1,7 +1,7 @@
 import { ChainChecker, type ChainBreak, type RecordLocation } from './chain-check';
 import { collect, type ChainFileReport } from './chain-report';
 import { FAST_TYPES, FastEnvelope, HASH_MEMBER_BYTES, LineHasher, rawHashMatches, readEnvelope } from './fast-envelope';
-import { HASHED, HEX_PER_LINE, META_FIELDS, type HashedLines } from './hash-lines';
+import { HASHED, HEX_PER_LINE, META_FIELDS, type HashedLines } from './receipt-hash-lines';
 
 /**
  * Checks the lines of one chained file in order, counting them (every line, also after a

@@ -1,12 +1,12 @@
 /**
- * Worker-thread entry: hashes blocks of receipt lines (hash-lines.ts) so chain verification
+ * Worker-thread entry: hashes blocks of receipt lines (receipt-hash-lines.ts) so chain verification
  * uses every core. Built as its own entry (`out/main/receipt-hash-worker.js`, see
  * electron.vite.config.ts); from sources, tests load it through tsx (testing/receipts/source-hash-worker.ts).
  * A block arrives as a transferred ArrayBuffer and goes back with the result, so the thread that
  * checks the links can still take the exact path on any line of it.
  */
 import { parentPort } from 'node:worker_threads';
-import { hashLines, type HashedLines } from './hash-lines';
+import { hashLines, type HashedLines } from './receipt-hash-lines';
 
 export interface HashTask {
   id: number;

@@ -7,7 +7,7 @@ import { ChainBuilder } from '../../demo/receipt-chain';
 import { writeReceiptJournal } from '../../demo/generate';
 import { FastEnvelope, readEnvelope } from './fast-envelope';
 import { HashPool } from './hash-pool';
-import { hashLines, HASHED, META_FIELDS } from './hash-lines';
+import { hashLines, HASHED, META_FIELDS } from './receipt-hash-lines';
 import { verifyChainFile, type VerifyOptions } from './verify-file';
 
 /**
