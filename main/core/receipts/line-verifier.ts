@@ -27,7 +27,7 @@ export function parseLine(text: string): { value: Record<string, unknown> } | { 
   return { value: value as Record<string, unknown> };
 }
 
-export function lineBreak(at: RecordLocation, defect: ChainBreak['defect'], expected: string, found: string, message: string): ChainBreak {
+function lineBreak(at: RecordLocation, defect: ChainBreak['defect'], expected: string, found: string, message: string): ChainBreak {
   return { ...at, seq: null, defect, field: null, expected, found, message };
 }
 
