@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createReport, failureLines, percentile } from './report';
+import { betterOf, changeAgainst, createReport, failureLines, growthExponent, percentile, regressionLines, type Figure } from './report';
 
 describe('bench report', () => {
   it('computes nearest-rank percentiles', () => {
@@ -30,5 +30,58 @@ describe('bench report', () => {
     healthy.count('n', 3, 'items');
     healthy.figure('f', 1.5, 'ms');
     expect(healthy.failures).toEqual([]);
+  });
+
+  it('fits the growth exponent of a cost curve on log-log axes', () => {
+    expect(growthExponent([{ n: 1_000, value: 3 }, { n: 10_000, value: 30 }, { n: 100_000, value: 300 }])).toBeCloseTo(1, 10);
+    expect(growthExponent([1_000, 10_000, 100_000].map((n) => ({ n, value: 2e-6 * n ** 1.5 })))).toBeCloseTo(1.5, 10);
+    expect(growthExponent([1_000, 10_000, 100_000].map((n) => ({ n, value: 7 })))).toBeCloseTo(0, 10);
+    // Least squares, not the end points (whose slope is 1): x = log10 n = 0, 1, 3; y = 0, log10 20, 3;
+    // slope = Σ(x−x̄)(y−ȳ) / Σ(x−x̄)² = 4.5663 / 4.6667 = 0.97850.
+    expect(growthExponent([{ n: 1, value: 1 }, { n: 10, value: 20 }, { n: 1_000, value: 1_000 }])).toBeCloseTo(0.9785, 4);
+    expect(growthExponent([{ n: 1_000, value: 1 }])).toBeNaN();
+    expect(growthExponent([{ n: 1_000, value: 1 }, { n: 1_000, value: 2 }])).toBeNaN();
+    expect(growthExponent([{ n: 1_000, value: 0 }, { n: 10_000, value: 2 }])).toBeNaN();
+  });
+
+  it('knows which way each figure improves', () => {
+    expect(betterOf('MB/s')).toBe('higher');
+    expect(betterOf('× faster', '≥ 100×')).toBe('higher');
+    expect(betterOf('×', '≥ 0.5')).toBe('higher');
+    expect(betterOf('ms', '≤ 20 ms')).toBe('lower');
+    expect(betterOf('MB')).toBe('lower');
+    expect(betterOf('%', '< 1 %')).toBe('lower');
+    expect(betterOf('×')).toBeNull();
+    expect(betterOf('×', undefined, 'lower')).toBe('lower');
+  });
+
+  it('flags a figure more than 25 % worse than the baseline, in the direction that matters for it', () => {
+    const before: Figure[] = [
+      { section: 's', name: 'throughput', value: 100, unit: 'MB/s' },
+      { section: 's', name: 'p95', value: 10, unit: 'ms' },
+      { section: 's', name: 'ratio', value: 2, unit: '×' },
+    ];
+    const at = (name: string, value: number, unit: string) => changeAgainst({ section: 's', name, value, unit }, before);
+    expect(at('throughput', 74, 'MB/s')).toMatchObject({ flagged: true, worse: expect.closeTo(0.26, 5) });
+    expect(at('throughput', 76, 'MB/s')).toMatchObject({ flagged: false });
+    expect(at('throughput', 300, 'MB/s')).toMatchObject({ flagged: false, change: 2 });
+    expect(at('p95', 12.6, 'ms')).toMatchObject({ flagged: true });
+    expect(at('p95', 12.4, 'ms')).toMatchObject({ flagged: false });
+    expect(at('p95', 2, 'ms')).toMatchObject({ flagged: false });
+    expect(at('ratio', 0.1, '×')).toMatchObject({ flagged: false, worse: null });
+    expect(at('absent', 1, 'ms')).toBeNull();
+
+    const lines: string[] = [];
+    const report = createReport((line) => lines.push(line), { label: 'previous run', at: 'then', figures: before });
+    report.section('s');
+    report.figure('throughput', 50, 'MB/s');
+    report.figure('p95', 9, 'ms', '≤ 20 ms');
+    report.figure('new one', 1, 'ms');
+    expect(lines.slice(-3)).toEqual([
+      '  throughput: 50 MB/s   [−50.0 % vs previous run: 50 % WORSE — REGRESSION]',
+      '  p95: 9 ms   (goal: ≤ 20 ms)   [−10.0 % vs previous run, better]',
+      '  new one: 1 ms   [new: not in previous run]',
+    ]);
+    expect(regressionLines(report.regressions, 'previous run')).toEqual(['REGRESSION in "s": throughput 100 → 50 MB/s (50 % worse than previous run)']);
   });
 });

@@ -48,7 +48,7 @@ async function ingestChild(project: string, hive: string, userDataDir: string): 
   process.stdout.write(`STORES_CHILD ${JSON.stringify(result)}\n`);
 }
 
-function runChild(project: string, hive: string, userDataDir: string): ChildResult {
+export function runChild(project: string, hive: string, userDataDir: string): ChildResult {
   const child = spawnSync(process.execPath, [path.join(repo, 'bin', 'run-ts.mjs'), fileURLToPath(import.meta.url), '--stores-ingest-child', project, hive, userDataDir], {
     cwd: repo,
     encoding: 'utf8',
@@ -60,7 +60,7 @@ function runChild(project: string, hive: string, userDataDir: string): ChildResu
 }
 
 /** The seeded demo generator at bench scale (sized so the opened project indexes ≥ the target counts); the local writer if it is unavailable. */
-function writeData(project: string, hive: string, scale: { events: number; entries: number; receipts: number }): string {
+export function writeData(project: string, hive: string, scale: { events: number; entries: number; receipts: number }): string {
   try {
     // Of the generated volumes, the opened project sees 95% of event lines and 90% of entries
     // (the rest belongs to the demo's second, linked project).

@@ -16,6 +16,8 @@ test('better-sqlite3 is rebuilt for the installed Electron and unpacked from the
   expect(report.unpackedNativeFiles).toContain('node_modules/better-sqlite3/build/Release/better_sqlite3.node');
   expect(report.unpackedWorkerFiles).toContain('out/main/similarity-worker.js');
   expect(report.unpackedWorkerFiles.some((f) => /^out\/main\/similarity-tasks-.*\.js$/.test(f))).toBe(true);
+  expect(report.unpackedWorkerFiles).toContain('out/main/receipt-hash-worker.js');
+  expect(report.unpackedWorkerFiles.some((f) => /^out\/main\/receipt-hash-lines-.*\.js$/.test(f))).toBe(true);
 });
 
 test('the check fails when asarUnpack no longer covers the addon or the worker', async () => {
@@ -29,10 +31,16 @@ test('the check fails when asarUnpack no longer covers the addon or the worker',
     const config = fs.readFileSync(path.join(repoRoot, 'build', 'electron-builder.yml'), 'utf8');
     expect(config).toContain('  - node_modules/better-sqlite3/**\n');
     expect(config).toContain('  - out/main/similarity-*.js\n');
-    fs.writeFileSync(path.join(root, 'build', 'electron-builder.yml'), config.replace('  - node_modules/better-sqlite3/**\n', '').replace('  - out/main/similarity-*.js\n', '  - out/main/similarity-worker.js\n'));
+    expect(config).toContain('  - out/main/receipt-hash-*.js\n');
+    fs.writeFileSync(
+      path.join(root, 'build', 'electron-builder.yml'),
+      config.replace('  - node_modules/better-sqlite3/**\n', '').replace('  - out/main/similarity-*.js\n', '  - out/main/similarity-worker.js\n').replace('  - out/main/receipt-hash-*.js\n', ''),
+    );
     const { problems } = await checkNativeModule(root);
     expect(problems).toContain('node_modules/better-sqlite3/build/Release/better_sqlite3.node would stay inside app.asar, where it cannot be loaded');
     expect(problems.some((p) => /^out\/main\/similarity-tasks-.*\.js is started or imported by the worker thread/.test(p))).toBe(true);
+    expect(problems).toContain('out/main/receipt-hash-worker.js is started or imported by the worker thread but would stay inside app.asar');
+    expect(problems.some((p) => /^out\/main\/receipt-hash-lines-.*\.js is started or imported by the worker thread/.test(p))).toBe(true);
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }

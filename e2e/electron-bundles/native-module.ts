@@ -93,12 +93,17 @@ export async function checkNativeModule(root = repoRoot): Promise<NativeModuleRe
   for (const file of nativeFiles.filter((f) => !unpacked(f))) problems.push(`${file} would stay inside app.asar, where it cannot be loaded`);
 
   const mainOut = path.join(root, 'out', 'main');
-  const worker = 'out/main/similarity-worker.js';
-  const workerImports = fs.existsSync(path.join(root, worker))
-    ? [...fs.readFileSync(path.join(root, worker), 'utf8').matchAll(/from\s*["']\.\/([^"']+)["']/g)].map((m) => `out/main/${m[1]}`)
-    : [];
-  if (!fs.existsSync(path.join(root, worker))) problems.push(`${worker} is missing: run npm run build first`);
-  const workerFiles = [worker, ...workerImports];
+  // Every worker thread's entry and the chunks it imports (worker_threads loads them by file).
+  const workers = ['out/main/similarity-worker.js', 'out/main/receipt-hash-worker.js'];
+  const workerFiles: string[] = [];
+  for (const worker of workers) {
+    if (!fs.existsSync(path.join(root, worker))) {
+      problems.push(`${worker} is missing: run npm run build first`);
+      continue;
+    }
+    const imports = [...fs.readFileSync(path.join(root, worker), 'utf8').matchAll(/from\s*["']\.\/([^"']+)["']/g)].map((m) => `out/main/${m[1]}`);
+    workerFiles.push(worker, ...imports);
+  }
   for (const file of workerFiles.filter((f) => !unpacked(f))) problems.push(`${file} is started or imported by the worker thread but would stay inside app.asar`);
   const unpackedOut = fs.existsSync(mainOut) ? fs.readdirSync(mainOut).map((f) => `out/main/${f}`).filter(unpacked) : [];
   if (unpackedOut.includes('out/main/index.js')) problems.push('out/main/index.js is unpacked: the asarUnpack pattern for the worker is too wide');

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { RECEIPT_SCHEMA } from '../rules/receipt-format';
+import { RECEIPT_SCHEMA } from '../rules/receipt-schema';
 
 /**
  * The fast path of chain verification. Every V2 line is written as canonical JSON, so a record's
@@ -19,7 +19,7 @@ const SCHEMA_VALUE = `${RECEIPT_SCHEMA}"`;
 const SCHEMA_MEMBER = `"schema":"${RECEIPT_SCHEMA}",`;
 const SCHEMA_THEN_SEQ = `${SCHEMA_MEMBER}"seq":`;
 /** Types whose content the report needs (uncertainty, checkpoints, repairs) are always parsed. */
-const FAST_TYPES = ['terminal', 'membership', 'gate_release', 'phase_close', 'closed_summary', 'capture'] as const;
+export const FAST_TYPES = ['terminal', 'membership', 'gate_release', 'phase_close', 'closed_summary', 'capture'] as const;
 const FAST_TYPE_VALUES = FAST_TYPES.map((type) => ({ type, value: `${type}"` }));
 
 /** Bytes of the member `"hash":"<64 hex>"` plus one neighbouring comma. */
@@ -65,6 +65,8 @@ export class FastEnvelope {
   seq = 0;
   gen: number | null = null;
   type = '';
+  /** `type`'s index in FAST_TYPES (a worker reports types by number). */
+  typeIndex = 0;
   /** Where the prev value starts. */
   prevAt = 0;
   /** Where the stored hash value starts. */
@@ -86,7 +88,9 @@ export function readEnvelope(text: string, start: number, end: number, withGen: 
   const typeAt = text.lastIndexOf('"type":"', last);
   if (typeAt < start) return false;
   let type: string | undefined;
-  for (const candidate of FAST_TYPE_VALUES) {
+  let typeIndex = 0;
+  for (; typeIndex < FAST_TYPE_VALUES.length; typeIndex++) {
+    const candidate = FAST_TYPE_VALUES[typeIndex]!;
     if (text.startsWith(candidate.value, typeAt + 8)) {
       type = candidate.type;
       break;
@@ -105,9 +109,11 @@ export function readEnvelope(text: string, start: number, end: number, withGen: 
   const seq = readInt(text, seqAt + 6, end);
   if (seq < 1) return false;
   const prevAt = text.lastIndexOf('"prev":"', schemaAt);
-  if (prevAt < start || text.charCodeAt(prevAt + 72) !== QUOTE) return false;
+  // Fixed-width values must end inside the line: in a block of lines, the bytes after `end`
+  // belong to the next line (the bounds a one-line string gives for free).
+  if (prevAt < start || prevAt + 72 >= end || text.charCodeAt(prevAt + 72) !== QUOTE) return false;
   const hashAt = text.lastIndexOf('"hash":"', prevAt);
-  if (hashAt < start) return false;
+  if (hashAt < start || hashAt + 72 >= end) return false;
   const cut = hashMemberCut(hashAt, text.charCodeAt(hashAt - 1), text.charCodeAt(hashAt + 72), text.charCodeAt(hashAt + 73));
   if (cut === -1) return false;
   let gen: number | null = null;
@@ -123,6 +129,7 @@ export function readEnvelope(text: string, start: number, end: number, withGen: 
   out.seq = seq;
   out.gen = gen;
   out.type = type;
+  out.typeIndex = typeIndex;
   out.prevAt = prevAt + 8;
   out.hashAt = hashAt + 8;
   out.cutStart = cut;

@@ -1,6 +1,6 @@
 import type { FileIntegrity } from '../../../shared/contract/receipts';
 import { REPAIR_TOOL, V2_FILES, type ChainFileKind } from '../rules/receipt-format';
-import type { ChainFileReport } from './verify-file';
+import type { ChainFileReport } from './chain-report';
 
 /**
  * Turns a verification report into what an operator reads: a one-line reason, the plugin's view

@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { canonicalJson, sha256Hex } from '../rules/canonical-json';
 import { ChainBuilder } from '../../demo/receipt-chain';
+import { sourceHashWorkerSpec } from '../../../testing/receipts/source-hash-worker';
+import { HashPool } from './hash-pool';
 import { verifyReceipts } from './verify-receipts';
 
 const A = 'aaaa1111-0000-4000-8000-000000000000';
@@ -55,90 +57,107 @@ function writeSnapshot(j: ChainBuilder, live: unknown, overrides: Record<string,
   fs.writeFileSync(path.join(swarm, 'knowledge-receipts-v2.snapshot.json'), JSON.stringify(snapshot));
 }
 
-const snapshotOf = async () => (await verifyReceipts(swarm)).integrity.files.find((f) => f.kind === 'snapshot');
-
-describe('snapshot against a rebuild from the journal', () => {
-  it('accepts a snapshot that lists the same live state in another order', async () => {
-    writeSnapshot(journal(), expectedLive());
-    const snapshot = await snapshotOf();
-    expect(snapshot).toMatchObject({ state: 'ok', snapshot: { coversSeq: 5, coversGen: 1, journalLastSeq: 5, difference: null } });
-    expect(snapshot?.reason).toBe('ok — matches a rebuild from the journal at seq 5');
-  });
-
-  it('reports a snapshot missing a terminal as stale, which the plugin rebuilds', async () => {
-    const live = expectedLive();
-    (live.traces[0]?.entries[1] as { terminals: unknown[] }).terminals = [];
-    writeSnapshot(journal(), live);
-    const snapshot = await snapshotOf();
-    expect(snapshot?.state).toBe('stale');
-    expect(snapshot?.reason).toBe('snapshot stale — disagrees with a rebuild at seq 5: trace t1 differs (terminals or releases); the plugin rebuilds it');
-    expect(snapshot?.recovery?.text).toMatch(/rebuilds it/);
-  });
-
-  it('reports a snapshot still holding a trace whose phase left live state', async () => {
-    const live = expectedLive();
-    live.traces.push({ ...(live.traces[0] as (typeof live.traces)[number]), trace_id: 't0', phase: 'Phase 3' });
-    writeSnapshot(journal(), live);
-    expect((await snapshotOf())?.snapshot?.difference).toBe('snapshot holds 1 trace the journal does not have live, e.g. t0');
-  });
-
-  it('accepts a snapshot that covers an earlier record, noting the later ones', async () => {
-    const j = journal();
-    const live = expectedLive();
-    writeSnapshot(j, live);
-    j.terminal('t1', B, 'n_a', 'delegate', { ts: ts(50) });
-    j.write(path.join(swarm, 'knowledge-receipts-v2.jsonl'));
-    expect((await snapshotOf())?.reason).toBe('ok — matches a rebuild from the journal at seq 5; 1 later record not folded in yet (normal)');
-  });
-
-  it('reports a snapshot that points past the journal or at another hash', async () => {
-    const j = journal();
-    writeSnapshot(j, expectedLive(), { seq: 9 });
-    expect((await snapshotOf())?.reason).toMatch(/covers seq 9 but the journal's last verified record is seq 5/);
-    writeSnapshot(j, expectedLive(), { hash: sha256Hex('other') });
-    expect((await snapshotOf())?.reason).toMatch(/^snapshot stale — seq 5 has hash [0-9a-f]{12}… in the journal/);
-  });
-
-  it('reports a snapshot whose state_sha256 disagrees with its own live state', async () => {
-    writeSnapshot(journal(), expectedLive(), { state_sha256: sha256Hex('x') });
-    expect((await snapshotOf())?.reason).toBe('snapshot stale — state_sha256 does not match its own live state; the plugin rebuilds it');
-  });
-
-  it('reports an unknown snapshot schema and unparseable snapshots', async () => {
-    writeSnapshot(journal(), expectedLive(), { schema: 'swarm.knowledge-receipt-snapshot/9' });
-    expect((await snapshotOf())?.state).toBe('unsupported_schema');
-    fs.writeFileSync(path.join(swarm, 'knowledge-receipts-v2.snapshot.json'), '{"schema":');
-    expect(await snapshotOf()).toMatchObject({ state: 'stale' });
-  });
+/** Every test runs on each way record hashes are checked (see verify-file.test.ts), assertions unchanged. */
+let workers: HashPool;
+beforeAll(() => {
+  workers = new HashPool({ size: 2, spec: sourceHashWorkerSpec });
 });
+afterAll(async () => {
+  expect(workers.counts.worker).toBeGreaterThan(0);
+  await workers.dispose();
+});
+const hashing: [string, () => { hashPool: HashPool | null }][] = [
+  ['line by line', () => ({ hashPool: null })],
+  ['in-thread batches', () => ({ hashPool: new HashPool({ spec: () => null }) })],
+  ['worker threads', () => ({ hashPool: workers })],
+];
 
-describe('verdict over the four files', () => {
-  it('says plainly that missing V2 files are normal', async () => {
-    const { integrity } = await verifyReceipts(swarm);
-    expect(integrity.verdict).toBe('ok');
-    expect(integrity.files.map((f) => f.state)).toEqual(['absent', 'absent', 'absent', 'absent']);
-    expect(integrity.summary).toMatch(/legacy receipt logs only \(normal/);
-    expect(integrity.files[0]?.reason).toMatch(/^absent — no V2 receipt journal \(normal/);
+describe.each(hashing)('hashing %s', (_hashing, hashingOptions) => {
+  const snapshotOf = async () => (await verifyReceipts(swarm, hashingOptions())).integrity.files.find((f) => f.kind === 'snapshot');
+
+  describe('snapshot against a rebuild from the journal', () => {
+    it('accepts a snapshot that lists the same live state in another order', async () => {
+      writeSnapshot(journal(), expectedLive());
+      const snapshot = await snapshotOf();
+      expect(snapshot).toMatchObject({ state: 'ok', snapshot: { coversSeq: 5, coversGen: 1, journalLastSeq: 5, difference: null } });
+      expect(snapshot?.reason).toBe('ok — matches a rebuild from the journal at seq 5');
+    });
+
+    it('reports a snapshot missing a terminal as stale, which the plugin rebuilds', async () => {
+      const live = expectedLive();
+      (live.traces[0]?.entries[1] as { terminals: unknown[] }).terminals = [];
+      writeSnapshot(journal(), live);
+      const snapshot = await snapshotOf();
+      expect(snapshot?.state).toBe('stale');
+      expect(snapshot?.reason).toBe('snapshot stale — disagrees with a rebuild at seq 5: trace t1 differs (terminals or releases); the plugin rebuilds it');
+      expect(snapshot?.recovery?.text).toMatch(/rebuilds it/);
+    });
+
+    it('reports a snapshot still holding a trace whose phase left live state', async () => {
+      const live = expectedLive();
+      live.traces.push({ ...(live.traces[0] as (typeof live.traces)[number]), trace_id: 't0', phase: 'Phase 3' });
+      writeSnapshot(journal(), live);
+      expect((await snapshotOf())?.snapshot?.difference).toBe('snapshot holds 1 trace the journal does not have live, e.g. t0');
+    });
+
+    it('accepts a snapshot that covers an earlier record, noting the later ones', async () => {
+      const j = journal();
+      const live = expectedLive();
+      writeSnapshot(j, live);
+      j.terminal('t1', B, 'n_a', 'delegate', { ts: ts(50) });
+      j.write(path.join(swarm, 'knowledge-receipts-v2.jsonl'));
+      expect((await snapshotOf())?.reason).toBe('ok — matches a rebuild from the journal at seq 5; 1 later record not folded in yet (normal)');
+    });
+
+    it('reports a snapshot that points past the journal or at another hash', async () => {
+      const j = journal();
+      writeSnapshot(j, expectedLive(), { seq: 9 });
+      expect((await snapshotOf())?.reason).toMatch(/covers seq 9 but the journal's last verified record is seq 5/);
+      writeSnapshot(j, expectedLive(), { hash: sha256Hex('other') });
+      expect((await snapshotOf())?.reason).toMatch(/^snapshot stale — seq 5 has hash [0-9a-f]{12}… in the journal/);
+    });
+
+    it('reports a snapshot whose state_sha256 disagrees with its own live state', async () => {
+      writeSnapshot(journal(), expectedLive(), { state_sha256: sha256Hex('x') });
+      expect((await snapshotOf())?.reason).toBe('snapshot stale — state_sha256 does not match its own live state; the plugin rebuilds it');
+    });
+
+    it('reports an unknown snapshot schema and unparseable snapshots', async () => {
+      writeSnapshot(journal(), expectedLive(), { schema: 'swarm.knowledge-receipt-snapshot/9' });
+      expect((await snapshotOf())?.state).toBe('unsupported_schema');
+      fs.writeFileSync(path.join(swarm, 'knowledge-receipts-v2.snapshot.json'), '{"schema":');
+      expect(await snapshotOf()).toMatchObject({ state: 'stale' });
+    });
   });
 
-  it('fails closed on a corrupt journal and names the repair with phase and session', async () => {
-    const j = journal();
-    const text = j.text().replace('"outcome":"applied"', '"outcome":"ignored"');
-    fs.writeFileSync(path.join(swarm, 'knowledge-receipts-v2.jsonl'), text);
-    const { integrity } = await verifyReceipts(swarm);
-    const file = integrity.files[0];
-    expect(integrity.verdict).toBe('corrupt');
-    expect(file?.reason).toMatch(/^corrupt at line 4 \(byte \d+, seq 4\): hash mismatch — expected [0-9a-f]{12}…, found [0-9a-f]{12}…; 3 records verified \(seq 1–3, generation 1\) before it$/);
-    expect(file?.recovery).toMatchObject({ tool: 'repair_knowledge_receipt_ledger', phase: 'Phase 4', sessionId: 'ses_4Fq9xk2' });
-    expect(file?.recovery?.text).toMatch(/installs only the validated prefix \(seq 1–3\)/);
-  });
+  describe('verdict over the four files', () => {
+    it('says plainly that missing V2 files are normal', async () => {
+      const { integrity } = await verifyReceipts(swarm, hashingOptions());
+      expect(integrity.verdict).toBe('ok');
+      expect(integrity.files.map((f) => f.state)).toEqual(['absent', 'absent', 'absent', 'absent']);
+      expect(integrity.summary).toMatch(/legacy receipt logs only \(normal/);
+      expect(integrity.files[0]?.reason).toMatch(/^absent — no V2 receipt journal \(normal/);
+    });
 
-  it('needs attention, not repair, for a last line still being written — and says what the plugin would think', async () => {
-    const text = journal().text();
-    fs.writeFileSync(path.join(swarm, 'knowledge-receipts-v2.jsonl'), text.slice(0, -30));
-    const { integrity } = await verifyReceipts(swarm);
-    expect(integrity.verdict).toBe('attention');
-    expect(integrity.files[0]?.state).toBe('incomplete_tail');
-    expect(integrity.files[0]?.tail?.pluginView).toMatch(/counts an unterminated final line as corruption/);
+    it('fails closed on a corrupt journal and names the repair with phase and session', async () => {
+      const j = journal();
+      const text = j.text().replace('"outcome":"applied"', '"outcome":"ignored"');
+      fs.writeFileSync(path.join(swarm, 'knowledge-receipts-v2.jsonl'), text);
+      const { integrity } = await verifyReceipts(swarm, hashingOptions());
+      const file = integrity.files[0];
+      expect(integrity.verdict).toBe('corrupt');
+      expect(file?.reason).toMatch(/^corrupt at line 4 \(byte \d+, seq 4\): hash mismatch — expected [0-9a-f]{12}…, found [0-9a-f]{12}…; 3 records verified \(seq 1–3, generation 1\) before it$/);
+      expect(file?.recovery).toMatchObject({ tool: 'repair_knowledge_receipt_ledger', phase: 'Phase 4', sessionId: 'ses_4Fq9xk2' });
+      expect(file?.recovery?.text).toMatch(/installs only the validated prefix \(seq 1–3\)/);
+    });
+
+    it('needs attention, not repair, for a last line still being written — and says what the plugin would think', async () => {
+      const text = journal().text();
+      fs.writeFileSync(path.join(swarm, 'knowledge-receipts-v2.jsonl'), text.slice(0, -30));
+      const { integrity } = await verifyReceipts(swarm, hashingOptions());
+      expect(integrity.verdict).toBe('attention');
+      expect(integrity.files[0]?.state).toBe('incomplete_tail');
+      expect(integrity.files[0]?.tail?.pluginView).toMatch(/counts an unterminated final line as corruption/);
+    });
   });
 });

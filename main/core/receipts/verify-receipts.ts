@@ -5,7 +5,9 @@ import { canonicalJson, sha256Hex } from '../rules/canonical-json';
 import { chainIntegrity } from './integrity-text';
 import { describeLiveDifference, LiveStateBuilder } from './live-state';
 import { SNAPSHOT_SCHEMA, V2_FILES } from '../rules/receipt-format';
-import { nothingReadYet, OUTSIDE_WORKSPACE, verifyChainFile, type ChainFileReport } from './verify-file';
+import { nothingReadYet, type ChainFileReport } from './chain-report';
+import type { HashPool } from './hash-pool';
+import { OUTSIDE_WORKSPACE, verifyChainFile } from './verify-file';
 import { outsideMessage, outsideTarget, sameFile } from '../stores/containment';
 
 /**
@@ -30,6 +32,8 @@ interface VerifyReceiptsOptions {
   /** Read only files that resolve inside these folders (stores/containment.ts); absent: anywhere. */
   confineTo?: readonly string[];
   now?: () => number;
+  /** Where record hashes are checked (verify-file.ts; absent: the process's pool for large files). */
+  hashPool?: HashPool | null;
 }
 
 type SnapshotRead = { state: 'absent' } | { state: 'unreadable'; code: string; message: string; bytes: number | null } | { state: 'invalid'; message: string; bytes: number } | { state: 'read'; value: Rec; bytes: number };
@@ -155,6 +159,7 @@ export async function verifyReceipts(swarmDir: string, options: VerifyReceiptsOp
   const now = options.now ?? Date.now;
   const file = (kind: keyof typeof V2_FILES) => path.join(swarmDir, V2_FILES[kind]);
   const confineTo = options.confineTo;
+  const hashing = options.hashPool !== undefined ? { hashPool: options.hashPool } : {};
   const snapshotRead = await readSnapshot(file('snapshot'), confineTo);
   const snap = snapshotRead.state === 'read' ? snapshotRead.value : null;
   const targetSeq = snap && Number.isInteger(snap.seq) ? (snap.seq as number) : null;
@@ -167,6 +172,7 @@ export async function verifyReceipts(swarmDir: string, options: VerifyReceiptsOp
   const needRecords = options.collect || live !== null;
   const journal = await verifyChainFile('journal', file('journal'), {
     confineTo,
+    ...hashing,
     onRecord: needRecords
       ? (record) => {
           if (options.collect) journalRecords.push(record);
@@ -180,8 +186,8 @@ export async function verifyReceipts(swarmDir: string, options: VerifyReceiptsOp
         }
       : undefined,
   });
-  const archive = await verifyChainFile('archive', file('archive'), { confineTo, ...(options.collect ? { onRecord: (record: Rec) => archiveRecords.push(record) } : {}) });
-  const quarantine = await verifyChainFile('quarantine', file('quarantine'), { confineTo });
+  const archive = await verifyChainFile('archive', file('archive'), { confineTo, ...hashing, ...(options.collect ? { onRecord: (record: Rec) => archiveRecords.push(record) } : {}) });
+  const quarantine = await verifyChainFile('quarantine', file('quarantine'), { confineTo, ...hashing });
 
   const files = [chainIntegrity(journal), snapshotIntegrity(file('snapshot'), snapshotRead, journal, captured), chainIntegrity(archive), chainIntegrity(quarantine)];
   const verdict = verdictOf(files);

@@ -7,8 +7,7 @@ import { OUTCOMES, RELEASE_KINDS, TERMINAL_SOURCES } from '../../../shared/contr
  * these files.
  */
 
-export const RECEIPT_SCHEMA = 'swarm.knowledge-receipt/2';
-export const SNAPSHOT_SCHEMA = 'swarm.knowledge-receipt-snapshot/2';
+export { RECEIPT_SCHEMA, SNAPSHOT_SCHEMA } from './receipt-schema';
 
 /** V2 files: always in the canonical project `.swarm/`, never link-redirected. */
 export const V2_FILES = {

@@ -57,7 +57,11 @@ export function ReviewQueue(props: { kinds: string[]; onKinds: (kinds: string[])
   const dismissedKeys = createMemo(() => new Set(queue.data()?.dismissedKeys ?? []));
   const openDenials = () => denials().filter((d) => !dismissedKeys().has(d.key));
   const dismissedCount = () => (queue.data()?.dismissed ?? 0) + denials().length - openDenials().length;
-  const all = () => [...(queue.data()?.items ?? []), ...openDenials()];
+  // The list is three answers (the queue, and the gate counters and rules its denial items come from): show it only once
+  // all have answered, so no count, progress or "nothing is waiting" is ever read off a partial list.
+  const answered = (data: { state: string }) => data.state === 'ready' || data.state === 'refreshing' || data.state === 'errored';
+  const loaded = () => answered(queue.data) && answered(counters.data) && answered(rules.data);
+  const all = () => (loaded() ? [...(queue.data()?.items ?? []), ...openDenials()] : []);
   const dismiss = async (item: QueueItem, reason: string) => {
     await api.call('review.dismiss', { key: item.key, reason });
     markDecided(item.key);
@@ -77,7 +81,7 @@ export function ReviewQueue(props: { kinds: string[]; onKinds: (kinds: string[])
   const setIndex = (i: number) => updateQueueSession((s) => ({ ...s, index: i, current: visible()[i]?.key ?? null }));
   const current = () => visible()[index()];
   const waiting = createMemo(() => new Set(all().map((item) => item.key)));
-  const progress = () => (queue.data() ? queueProgress(visible(), index(), queueSession(), waiting()) : '');
+  const progress = () => (loaded() ? queueProgress(visible(), index(), queueSession(), waiting()) : '');
 
   const onKey = (event: KeyboardEvent) => {
     const target = event.target as HTMLElement;
@@ -145,9 +149,11 @@ export function ReviewQueue(props: { kinds: string[]; onKinds: (kinds: string[])
         <For
           each={visible()}
           fallback={
-            <p class="muted" data-testid="queue-empty">
-              Nothing is waiting for a person{props.kinds.length ? ' in the chosen kinds' : ''}.{dismissedCount() ? ` ${dismissedCount()} dismissed.` : ''}
-            </p>
+            <Show when={loaded()} fallback={<p class="muted" data-testid="queue-loading">Loading the queue…</p>}>
+              <p class="muted" data-testid="queue-empty">
+                Nothing is waiting for a person{props.kinds.length ? ' in the chosen kinds' : ''}.{dismissedCount() ? ` ${dismissedCount()} dismissed.` : ''}
+              </p>
+            </Show>
           }
         >
           {(item, i) => (

@@ -1,0 +1,140 @@
+import { ChainChecker, type ChainBreak, type RecordLocation } from './chain-check';
+import { collect, type ChainFileReport } from './chain-report';
+import { FAST_TYPES, FastEnvelope, HASH_MEMBER_BYTES, LineHasher, rawHashMatches, readEnvelope } from './fast-envelope';
+import { HASHED, HEX_PER_LINE, META_FIELDS, type HashedLines } from './receipt-hash-lines';
+
+/**
+ * Checks the lines of one chained file in order, counting them (every line, also after a
+ * break). Ordinary records take the fast path — in-thread, line by line (`line`), or with their
+ * own hashes already checked by a worker (`hashed`), where only the links are left to check
+ * here; anything unusual is parsed and checked exactly by `ChainChecker`.
+ */
+
+export type OnRecord = (record: Record<string, unknown>, at: RecordLocation) => void;
+
+const NEWLINE = 0x0a;
+/** Buffer's own latin1 decoder (what `toString('latin1', …)` calls after checking its arguments). */
+type LatinSlicer = Buffer & { latin1Slice(start: number, end: number): string };
+
+export function parseLine(text: string): { value: Record<string, unknown> } | { error: 'invalid_json' | 'not_object'; message: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { error: 'invalid_json', message: (error as Error).message };
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { error: 'not_object', message: 'line is not a JSON object' };
+  return { value: value as Record<string, unknown> };
+}
+
+function lineBreak(at: RecordLocation, defect: ChainBreak['defect'], expected: string, found: string, message: string): ChainBreak {
+  return { ...at, seq: null, defect, field: null, expected, found, message };
+}
+
+export class LineVerifier {
+  readonly checker: ChainChecker;
+  private readonly hasher = new LineHasher();
+  private readonly withGen: boolean;
+  private readonly envelope = new FastEnvelope();
+  broken: ChainBreak | null = null;
+  lastGoodOffset = -1;
+  lastGoodLength = 0;
+  /** Lines seen so far; the next line's number is `lines + 1`. */
+  lines = 0;
+
+  constructor(
+    private readonly report: ChainFileReport,
+    private readonly onRecord: OnRecord | undefined,
+  ) {
+    this.checker = new ChainChecker(report.kind);
+    this.withGen = report.kind === 'journal';
+  }
+
+  /** Every line of `buf[start, end)`, which ends with `\n`; the block starts at file offset `fileOffset`. */
+  block(buf: Buffer, start: number, end: number, fileOffset: number): void {
+    const base = fileOffset - start;
+    for (let nl = buf.indexOf(NEWLINE, start); nl !== -1 && nl < end; nl = buf.indexOf(NEWLINE, start)) {
+      this.line(buf, start, nl, base + start);
+      start = nl + 1;
+    }
+  }
+
+  /** Checks the line `buf[start, end)` (no `\n`) found at file offset `fileOffset`. */
+  line(buf: Buffer, start: number, end: number, fileOffset: number): void {
+    const lineNo = ++this.lines;
+    if (this.broken) return;
+    const envelope = this.envelope;
+    // latin1: one char per byte, so string indices are byte offsets within the line.
+    const text = end > start && !this.onRecord ? (buf as LatinSlicer).latin1Slice(start, end) : '';
+    if (text && readEnvelope(text, 0, text.length, this.withGen, envelope) && this.checker.continuesFast(envelope.seq, text, envelope.prevAt, envelope.gen, envelope.type)) {
+      const cut = start + envelope.cutStart;
+      const digest = this.hasher.hashCutInPlace(buf, start, end, cut);
+      if (text.startsWith(digest, envelope.hashAt)) {
+        this.checker.commitFast(envelope.seq, digest, envelope.gen);
+        this.good(fileOffset, end - start);
+        return;
+      }
+      this.hasher.restore(buf, end, cut, text.slice(envelope.cutStart, envelope.cutStart + HASH_MEMBER_BYTES));
+    }
+    this.exactAt(buf, start, end, lineNo, fileOffset);
+  }
+
+  /**
+   * The lines of `block` (starting at file offset `fileOffset`), whose envelopes and own hashes a
+   * worker has read and checked (`hashed`): what is left is the chain — seq, prev, gen — in order.
+   */
+  hashed(block: Buffer, hashed: HashedLines, fileOffset: number): void {
+    const { meta, hex, count } = hashed;
+    for (let i = 0; i < count; i++) {
+      const lineNo = ++this.lines;
+      if (this.broken) continue;
+      const m = i * META_FIELDS;
+      const start = meta[m + 4]!;
+      const end = meta[m + 5]!;
+      if (meta[m] === HASHED) {
+        const seq = meta[m + 1]!;
+        const gen = this.withGen ? meta[m + 2]! : null;
+        const at = i * HEX_PER_LINE;
+        if (this.checker.continuesFast(seq, hex, at, gen, FAST_TYPES[meta[m + 3]!]!)) {
+          this.checker.commitFast(seq, hex.slice(at + 64, at + HEX_PER_LINE), gen);
+          this.good(fileOffset + start, end - start);
+          continue;
+        }
+      }
+      this.exactAt(block, start, end, lineNo, fileOffset + start);
+    }
+  }
+
+  /** A line longer than the longest record accepted, starting at `fileOffset` (it is counted when its end is seen). */
+  tooLong(fileOffset: number, length: number, maxLine: number): void {
+    if (this.broken) return;
+    this.broken = lineBreak({ line: this.lines + 1, byteOffset: fileOffset, byteLength: length }, 'line_too_long', `at most ${maxLine} bytes`, `${length}+ bytes`, 'line exceeds the maximum record size');
+  }
+
+  private good(fileOffset: number, length: number): void {
+    this.lastGoodOffset = fileOffset;
+    this.lastGoodLength = length;
+  }
+
+  private exactAt(buf: Buffer, start: number, end: number, lineNo: number, fileOffset: number): void {
+    this.broken = this.exact(buf, start, end, { line: lineNo, byteOffset: fileOffset, byteLength: end - start });
+    if (!this.broken) this.good(fileOffset, end - start);
+  }
+
+  private exact(buf: Buffer, start: number, end: number, at: RecordLocation): ChainBreak | null {
+    if (end === start) return lineBreak(at, 'empty_line', 'a record', 'an empty line', 'empty line inside the chain');
+    const parsed = parseLine(buf.toString('utf8', start, end));
+    if ('error' in parsed) {
+      const found = buf.toString('utf8', start, Math.min(end, start + 80));
+      return lineBreak(at, parsed.error, 'a canonical JSON object', found, `line is not a JSON record (${parsed.message})`);
+    }
+    const record = parsed.value;
+    const stored = record.hash;
+    const rawOk = typeof stored === 'string' && stored.length === 64 && rawHashMatches(buf, start, end, stored, this.hasher);
+    const problem = this.checker.check(record, at, rawOk);
+    if (problem) return problem;
+    collect(record, this.report);
+    this.onRecord?.(record, at);
+    return null;
+  }
+}
