@@ -66,3 +66,23 @@ test('a reason is required, and Esc goes back to the queue without dismissing', 
   await expect(items).toHaveCount(total);
   await expect(page.getByTestId('queue-dismissed')).toHaveText('0 dismissed');
 });
+
+test('while the queue is still loading it shows no partial list, count or "nothing is waiting"', async ({ consolePage: page }) => {
+  // The queue is three answers (the queue itself, the gate counters and their rules); hold back the slowest one.
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/call/review.queue', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await openQueue(page, `&kinds=${NO_DECISION_KINDS}`);
+  await expect(page.getByTestId('queue-loading')).toBeVisible();
+  // The repeated denial (from the gate counters) has answered by now; it must not be shown alone.
+  await page.waitForTimeout(1_500);
+  await expect(page.getByTestId('queue-item')).toHaveCount(0);
+  await expect(page.getByTestId('queue-empty')).toHaveCount(0);
+  await expect(page.getByTestId('queue-progress')).toHaveText('');
+  release();
+  await expect(page.getByTestId('queue-loading')).toHaveCount(0);
+  expect(await page.getByTestId('queue-item').count()).toBeGreaterThan(1);
+});
