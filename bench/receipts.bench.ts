@@ -18,7 +18,7 @@ import type { BenchReport } from './report';
 import { writeReceiptJournal } from '../main/demo/generate';
 import { HashPool } from '../main/core/receipts/hash-pool';
 import { verifyChainFile, type VerifyOptions } from '../main/core/receipts/verify-file';
-import { sourceHashWorkerSpec } from '../testing/receipts/source-hash-worker';
+import { sourceHashWorkerSpec } from '../testing/workers/source-worker';
 
 const ROUNDS = 5;
 const RECORDS = Number(process.env.RECEIPTS_BENCH_RECORDS ?? 500_000);

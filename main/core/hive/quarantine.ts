@@ -12,7 +12,7 @@ import { runTransaction, withAppended, type Snapshots } from '../human/write/tra
 import { blastRadius } from './blast-radius';
 import { cleanReason, HIVE_QUARANTINE_OP, hivePaths, type HivePaths } from './hive-paths';
 import { scheduleRevertCheck } from './revert-check';
-import { previewHeader } from '../human/preview-header';
+import { mintForLines, previewHeader } from '../human/preview-header';
 import { refuseImportedStores } from '../stores/imported';
 import { workspaceRoots } from '../stores/containment';
 import { refuseOutsideWorkspace } from '../human/write/containment';
@@ -66,14 +66,7 @@ export async function previewHiveQuarantine(services: HumanServices, caller: Cal
   const snapshot = readStoreSnapshot(hive.store);
   if (!snapshot.exists) throw new ConsoleError('not_found', `There is no hive store at ${hive.store}.`);
   const selected = selectExact(snapshot, ids);
-  const minted = await services.preview(caller, {
-    op: HIVE_QUARANTINE_OP,
-    target: snapshot.path,
-    ids: selected.map((l) => l.id as string),
-    lines: Object.fromEntries(selected.map((l) => [l.id as string, l.sha256])),
-    store: snapshot.fingerprint,
-    bind: {},
-  });
+  const minted = await mintForLines(services, caller, HIVE_QUARANTINE_OP, snapshot, selected);
   return {
     ...previewHeader(services, minted, snapshot),
     entries: selected.map((line) => ({

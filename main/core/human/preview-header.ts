@@ -1,6 +1,7 @@
+import type { CallerContext } from './confirmation';
 import type { HumanServices } from './runner';
 import type { MintedToken } from './tokens';
-import type { StoreSnapshot } from './write/store-snapshot';
+import type { StoreLine, StoreSnapshot } from './write/store-snapshot';
 
 /** The store fingerprint as every preview shows it to the person. */
 const fingerprintShape = (snapshot: StoreSnapshot) => ({
@@ -19,3 +20,17 @@ export const previewHeader = (services: HumanServices, minted: MintedToken, snap
   consoleVersion: services.consoleVersion,
   store: fingerprintShape(snapshot),
 });
+
+/**
+ * Mints the token of a preview that names exact lines of one store: it binds their ids, each
+ * line's sha256 and the store's fingerprint (plus `bind`, the command's other files and values).
+ */
+export const mintForLines = (services: HumanServices, caller: CallerContext, op: string, snapshot: StoreSnapshot, lines: readonly StoreLine[], bind: Record<string, string> = {}) =>
+  services.preview(caller, {
+    op,
+    target: snapshot.path,
+    ids: lines.map((l) => l.id as string),
+    lines: Object.fromEntries(lines.map((l) => [l.id as string, l.sha256])),
+    store: snapshot.fingerprint,
+    bind,
+  });

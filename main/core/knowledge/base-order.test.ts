@@ -3,7 +3,7 @@ import { TimeSlicer } from '../platform/util/time-slicer';
 import { keptTimes, rankByBase, rankByBaseSliced, rankingBasis } from './injection-preview';
 import { baseScore, phaseCategories } from '../rules/injection-scoring';
 import { SimilarityRunner } from './similarity-runner';
-import { sourceWorkerSpec } from '../../../testing/knowledge/source-worker';
+import { sourceWorkerSpec } from '../../../testing/workers/source-worker';
 
 // Confidences a hair apart, so many pairs are "within 0.001" and fall to the time tie-break (a
 // comparator that is not transitive: the order is the sort algorithm's, so it must be the same call).

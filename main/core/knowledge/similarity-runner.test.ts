@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SimilarityRunner } from './similarity-runner';
 import { runSimilarityTask } from './similarity-tasks';
 import { MERGE_KINDS } from '../rules/tier-merge';
-import { sourceWorkerSpec } from '../../../testing/knowledge/source-worker';
+import { sourceWorkerSpec } from '../../../testing/workers/source-worker';
 
 const lessons = [
   'Run the focused test file after editing a fixture to catch snapshot drift.',

@@ -1,7 +1,5 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Worker, type WorkerOptions } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
+import { builtWorker, type WorkerSpec } from '../platform/util/built-worker';
 import { runSimilarityTask, SIMILARITY_TASKS, type SimilarityTaskKind, type SimilarityTasks } from './similarity-tasks';
 import { TimeSlicer } from '../platform/util/time-slicer';
 import type { ResultMessage, TaskMessage } from './similarity-worker';
@@ -9,29 +7,14 @@ import type { ResultMessage, TaskMessage } from './similarity-worker';
 const WORKER_NAME = 'similarity-worker';
 /** Strings per message: each structured clone then takes a few milliseconds. */
 const CHUNK_ITEMS = 4000;
-const here = fileURLToPath(import.meta.url);
 /**
  * Run from the TypeScript sources (vitest): there is no compiled worker next to this module, and
  * nothing here compiles TypeScript at run time, so tasks run in-thread. Tests that need a worker
- * from sources pass their own spec (testing/knowledge/source-worker.ts).
+ * from sources pass their own spec (testing/workers/source-worker.ts).
  */
-const FROM_SOURCES = here.endsWith('.ts');
-
-/**
- * How to start the worker: the compiled `similarity-worker.js` that electron-vite emits next to
- * the bundle (out/main/, shared by the app's index.js and the CLI's cli.js; one folder up, should
- * this module land in a chunk folder). A packaged app keeps it beside the archive, unpacked
- * (build/electron-builder.yml). Null when there is none, e.g. from sources.
- */
-function workerSpec(): { filename: string; options: WorkerOptions } | null {
-  if (FROM_SOURCES) return null;
-  const unpacked = here.replace(`app.asar${path.sep}`, `app.asar.unpacked${path.sep}`);
-  for (const dir of [path.dirname(unpacked), path.dirname(path.dirname(unpacked))]) {
-    const file = path.join(dir, `${WORKER_NAME}.js`);
-    if (fs.existsSync(file)) return { filename: file, options: {} };
-  }
-  return null;
-}
+const FROM_SOURCES = import.meta.url.endsWith('.ts');
+/** The compiled `similarity-worker.js` next to the bundle (platform/util/built-worker.ts). */
+const workerSpec = (): WorkerSpec | null => builtWorker(import.meta.url, WORKER_NAME);
 
 interface Pending {
   resolve: (output: unknown) => void;
@@ -53,7 +36,7 @@ export class SimilarityRunner {
   /** Tasks run so far in the worker / in-thread (tests and the benchmark read these). */
   readonly counts = { worker: 0, inline: 0 };
 
-  constructor(private readonly spec: () => { filename: string; options: WorkerOptions } | null = workerSpec) {}
+  constructor(private readonly spec: () => WorkerSpec | null = workerSpec) {}
 
   get busy(): boolean {
     return this.pending.size > 0;

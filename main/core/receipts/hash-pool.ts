@@ -1,33 +1,12 @@
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Worker, type WorkerOptions } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
+import { builtWorker, type WorkerSpec } from '../platform/util/built-worker';
 import { hashLines, type HashedLines } from './receipt-hash-lines';
 import type { HashReply, HashTask } from './receipt-hash-worker';
 
 const WORKER_NAME = 'receipt-hash-worker';
-const here = fileURLToPath(import.meta.url);
-/** From the TypeScript sources (vitest) there is no compiled worker; see workerSpec. */
-const FROM_SOURCES = here.endsWith('.ts');
-
-export type WorkerSpec = { filename: string; options: WorkerOptions };
-
-/**
- * The compiled `receipt-hash-worker.js` electron-vite emits next to the bundle (out/main/, shared
- * by index.js and cli.js; one folder up, should this module land in a chunk folder); a packaged
- * app keeps it unpacked beside the archive (build/electron-builder.yml). Null from sources:
- * nothing here compiles TypeScript at run time (tests pass testing/receipts/source-hash-worker.ts).
- */
-function workerSpec(): WorkerSpec | null {
-  if (FROM_SOURCES) return null;
-  const unpacked = here.replace(`app.asar${path.sep}`, `app.asar.unpacked${path.sep}`);
-  for (const dir of [path.dirname(unpacked), path.dirname(path.dirname(unpacked))]) {
-    const file = path.join(dir, `${WORKER_NAME}.js`);
-    if (fs.existsSync(file)) return { filename: file, options: {} };
-  }
-  return null;
-}
+/** The compiled worker next to the bundle; null from sources (platform/util/built-worker.ts). */
+const workerSpec = (): WorkerSpec | null => builtWorker(import.meta.url, WORKER_NAME);
 
 /** A block hashed, with its bytes back (a transferred block comes back as a new Buffer over the same memory). */
 export interface HashedBlock {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalJson, GENESIS_PREV, receiptRecordHash, sha256Hex } from '../rules/canonical-json';
 import { ChainBuilder, type ReceiptRecord } from '../../demo/receipt-chain';
-import { sourceHashWorkerSpec } from '../../../testing/receipts/source-hash-worker';
+import { sourceHashWorkerSpec } from '../../../testing/workers/source-worker';
 import { HashPool } from './hash-pool';
 import { verifyChainFile, type VerifyOptions } from './verify-file';
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sourceHashWorkerSpec } from '../../../testing/receipts/source-hash-worker';
+import { sourceHashWorkerSpec } from '../../../testing/workers/source-worker';
 import { ChainBuilder } from '../../demo/receipt-chain';
 import { writeReceiptJournal } from '../../demo/generate';
 import { FastEnvelope, readEnvelope } from './fast-envelope';

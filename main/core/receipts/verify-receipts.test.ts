@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { canonicalJson, sha256Hex } from '../rules/canonical-json';
 import { ChainBuilder } from '../../demo/receipt-chain';
-import { sourceHashWorkerSpec } from '../../../testing/receipts/source-hash-worker';
+import { sourceHashWorkerSpec } from '../../../testing/workers/source-worker';
 import { HashPool } from './hash-pool';
 import { verifyReceipts } from './verify-receipts';
 

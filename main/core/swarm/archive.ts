@@ -7,7 +7,7 @@ import type { WorkspacePaths } from '../platform/paths/workspace-paths';
 import type { CallerContext } from '../human/confirmation';
 import { cleanReason } from '../hive/hive-paths';
 import { selectExact } from '../hive/quarantine';
-import { previewHeader } from '../human/preview-header';
+import { mintForLines, previewHeader } from '../human/preview-header';
 import type { HumanCommitInput, HumanServices } from '../human/runner';
 import { checkLiveBindings } from '../human/tokens';
 import { backupName } from '../human/write/backup';
@@ -60,15 +60,8 @@ export async function previewSwarmArchive(services: HumanServices, caller: Calle
   refuseOutsideWorkspace(workspaceRoots(paths), [family.knowledge, family.events]);
   const knowledge = readStoreSnapshot(family.knowledge);
   const selected = select(knowledge, ids);
-  const minted = await services.preview(caller, {
-    op: SWARM_ARCHIVE_OP,
-    target: knowledge.path,
-    ids: selected.map((l) => l.id as string),
-    lines: Object.fromEntries(selected.map((l) => [l.id as string, l.sha256])),
-    store: knowledge.fingerprint,
-    // Not the events log: the plugin appends to it all the time, and the commit only appends.
-    bind: {},
-  });
+  // Not bound: the events log (the plugin appends to it all the time, and the commit only appends).
+  const minted = await mintForLines(services, caller, SWARM_ARCHIVE_OP, knowledge, selected);
   return {
     ...previewHeader(services, minted, knowledge),
     action: 'archive',

@@ -6,7 +6,7 @@ import type { WorkspacePaths } from '../platform/paths/workspace-paths';
 import type { CallerContext } from '../human/confirmation';
 import { cleanReason } from '../hive/hive-paths';
 import { selectExact } from '../hive/quarantine';
-import { previewHeader } from '../human/preview-header';
+import { mintForLines, previewHeader } from '../human/preview-header';
 import { CommitAbort, type HumanCommitInput, type HumanServices } from '../human/runner';
 import { checkLiveBindings, type TokenPayload } from '../human/tokens';
 import { scheduleRevertCheck } from '../hive/revert-check';
@@ -55,14 +55,7 @@ export async function previewSwarmQuarantine(services: HumanServices, caller: Ca
   refuseOutsideWorkspace(workspaceRoots(paths), [family.knowledge, family.quarantined, family.rejected]);
   const knowledge = readStoreSnapshot(family.knowledge);
   const selected = selectExact(knowledge, ids);
-  const minted = await services.preview(caller, {
-    op: SWARM_QUARANTINE_OP,
-    target: knowledge.path,
-    ids: selected.map((l) => l.id as string),
-    lines: Object.fromEntries(selected.map((l) => [l.id as string, l.sha256])),
-    store: knowledge.fingerprint,
-    bind: fileBindings([readStoreSnapshot(family.quarantined), readStoreSnapshot(family.rejected)]),
-  });
+  const minted = await mintForLines(services, caller, SWARM_QUARANTINE_OP, knowledge, selected, fileBindings([readStoreSnapshot(family.quarantined), readStoreSnapshot(family.rejected)]));
   return {
     ...previewBase(services, minted, knowledge),
     action: 'quarantine',
@@ -182,14 +175,7 @@ export async function previewSwarmRestore(services: HumanServices, caller: Calle
   const quarantine = readStoreSnapshot(family.quarantined);
   const plan = planRestore(family, knowledge, quarantine, ids);
   const all = [...plan.quarantined, ...plan.archived];
-  const minted = await services.preview(caller, {
-    op: SWARM_RESTORE_OP,
-    target: knowledge.path,
-    ids: all.map((l) => l.id as string),
-    lines: Object.fromEntries(all.map((l) => [l.id as string, l.sha256])),
-    store: knowledge.fingerprint,
-    bind: restoreBindings(plan, readStoreSnapshot(family.rejected), quarantine),
-  });
+  const minted = await mintForLines(services, caller, SWARM_RESTORE_OP, knowledge, all, restoreBindings(plan, readStoreSnapshot(family.rejected), quarantine));
   return {
     ...previewBase(services, minted, knowledge),
     action: 'restore',
