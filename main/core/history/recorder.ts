@@ -32,6 +32,8 @@ export interface BatchSummary {
   changed: number;
   gone: number;
   events: number;
+  /** Index rows read and hashed (the lines the passes wrote, not the stores). */
+  read: number;
 }
 
 export interface RecorderClock {
@@ -122,7 +124,7 @@ export class HistoryRecorder {
     if (this.queue.size === 0) return;
     const batch = [...this.queue.values()];
     this.queue.clear();
-    const summary: BatchSummary = { at: this.clock.now(), files: [], added: 0, changed: 0, gone: 0, events: 0 };
+    const summary: BatchSummary = { at: this.clock.now(), files: [], added: 0, changed: 0, gone: 0, events: 0, read: 0 };
     try {
       this.refreshCache();
       this.db.transaction(() => {
@@ -178,6 +180,7 @@ export class HistoryRecorder {
       : (this.index
           .prepare('SELECT e.id, e.status, e.duplicate, r.raw FROM entries e JOIN entries_raw r ON r.rid = e.rid WHERE e.file_id = ? AND e.line >= ? ORDER BY e.line')
           .all(file.id, fromLine) as IndexedEntry[]);
+    summary.read += rows.length;
     const open = this.openSightings(change.path);
     const countBefore = open.size;
     const catchUp = this.clock.catchingUpFrom();
