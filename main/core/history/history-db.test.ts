@@ -3,8 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createConsoleCore } from '../console-core';
-import { Workspace } from '../workspace/workspace';
-import { resolveWorkspacePaths } from '../platform/paths/workspace-paths';
 import { swarmEntryV2 } from '../../../testing/stores/sample-records';
 import { callOk } from '../../../testing/stores/core-calls';
 import { rewriteStore, waitFor } from '../../../testing/history/plugin-writes';
@@ -57,7 +55,11 @@ describe('an unreadable history database', () => {
     const hive = path.join(root, 'hive');
     rewriteStore(path.join(project, '.swarm', 'knowledge.jsonl'), [swarmEntryV2({ id: 'a' })]);
     const userDataDir = path.join(root, 'ud');
-    const dir = Workspace.cacheDirFor(userDataDir, resolveWorkspacePaths(project, hive, 'flag', false));
+    // A first session creates the history; then it is damaged while the console is closed.
+    const first = await createConsoleCore({ userDataDir, host: 'browser', version: 'test' }, { project, hive });
+    const dir = first.context.workspaces.current.cacheDir;
+    await first.dispose();
+    for (const suffix of ['-wal', '-shm']) fs.rmSync(path.join(dir, HISTORY_FILE_NAME + suffix), { force: true });
     fs.writeFileSync(path.join(dir, HISTORY_FILE_NAME), Buffer.alloc(8192, 0x41));
     const core = await createConsoleCore({ userDataDir, host: 'browser', version: 'test' }, { project, hive });
     cleanups.push(() => core.dispose());

@@ -110,7 +110,9 @@ export class HistoryQueries {
     const rows: ChangesOutput['rows'] = [];
     for (const key of keys) {
       const all = bySighting.all(key.tier, key.entry_id) as Sighting[];
-      const before = primary(all, since);
+      // An entry present when history began counts as there at any earlier `since`.
+      const baseline = all[0]?.origin === 'baseline' && all[0].first_seen > since ? all[0] : null;
+      const before = primary(all, since) ?? baseline;
       const after = primary(all, until);
       const lessonOf = (s: Sighting) => {
         const lesson = this.record(s.sha)?.lesson;

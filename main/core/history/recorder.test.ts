@@ -117,6 +117,8 @@ describe('the history recorder', () => {
     const during = q.asOf(new Date(Date.UTC(2026, 6, 1, 12)).toISOString(), 0, 100);
     expect(during.entries.map((e) => e.id)).toEqual(['e1', 'e2', 'e3']);
     expect(during.note).toContain('nobody was watching');
+    // Since a time before history began: entries present at its start count as there, so their changes show.
+    expect(q.changes('2020-01-01T00:00:00.000Z', 'now').counts).toEqual({ added: 1, removed: 1, changed: 1 });
     expect(q.moments().observations.map((o) => o.role)).toEqual(['app', 'app']);
     expect(q.moments().historyBegan).toBe(new Date(opened).toISOString());
   });
