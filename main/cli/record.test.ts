@@ -94,11 +94,14 @@ describe('two recorders on one workspace', () => {
     expect(openShas(hiveStore)).toEqual(expected(hiveStore));
     const duplicates = db.prepare('SELECT path, entry_id, count(*) AS n FROM sightings WHERE gone_at IS NULL GROUP BY path, entry_id HAVING n > 1').all();
     expect(duplicates).toEqual([]);
-    // Versions of one entry in one file follow each other without overlap.
-    const rows = db.prepare('SELECT path, entry_id, first_seen, gone_at FROM sightings ORDER BY path, entry_id, first_seen, id').all() as { path: string; entry_id: string; first_seen: number; gone_at: number | null }[];
+    // Versions of one entry in one file follow each other without overlap, and none is recorded twice in a row.
+    const rows = db.prepare('SELECT path, entry_id, sha, first_seen, gone_at FROM sightings ORDER BY path, entry_id, first_seen, id').all() as { path: string; entry_id: string; sha: string; first_seen: number; gone_at: number | null }[];
     for (let i = 1; i < rows.length; i++) {
       const [prev, next] = [rows[i - 1]!, rows[i]!];
-      if (prev.path === next.path && prev.entry_id === next.entry_id) expect(prev.gone_at).not.toBeNull(), expect(prev.gone_at!).toBeLessThanOrEqual(next.first_seen);
+      if (prev.path !== next.path || prev.entry_id !== next.entry_id) continue;
+      expect(prev.gone_at).not.toBeNull();
+      expect(prev.gone_at!).toBeLessThanOrEqual(next.first_seen);
+      expect(next.sha).not.toBe(prev.sha);
     }
     const missing = db.prepare('SELECT count(*) AS n FROM sightings s WHERE NOT EXISTS (SELECT 1 FROM versions v WHERE v.sha = s.sha)').get() as { n: number };
     expect(missing.n).toBe(0);
