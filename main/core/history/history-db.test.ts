@@ -34,6 +34,12 @@ describe('an unreadable history database', () => {
   it.each([
     ['garbage bytes', (file: string) => fs.writeFileSync(file, 'this is not a database\n'.repeat(200))],
     ['a truncated file', (file: string) => fs.truncateSync(file, Math.floor(fs.statSync(file).size / 3))],
+    // Header and schema intact, a data page overwritten: only an integrity check finds it.
+    ['a damaged page', (file: string) => {
+      const fd = fs.openSync(file, 'r+');
+      fs.writeSync(fd, Buffer.alloc(4096, 0xff), 0, 4096, Math.floor(fs.statSync(file).size / 2 / 4096) * 4096);
+      fs.closeSync(fd);
+    }],
   ])('%s is set aside and history restarts', (_what, damage) => {
     const dir = tempDir('history-db-');
     const file = realHistory(dir);
