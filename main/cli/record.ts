@@ -5,11 +5,12 @@
  * recorder, headless (no UI, no port). One line on stdout per change batch; SIGTERM or SIGINT ends it
  * cleanly (the last batch is written and the observation closed). It may run beside the desktop
  * app or another recorder on the same workspace: every history write re-checks inside its own
- * transaction (main/core/history/recorder.ts).
+ * transaction (main/core/history/recorder.ts); it keeps a store index of its own.
  *
  * Exit codes: 0 stopped by a signal · 1 could not start · 2 usage.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { HistoryService } from '../core/history/history-service';
 import type { BatchSummary } from '../core/history/recorder';
 import { resolvePluginDataDir, currentPlatformEnv } from '../core/platform/paths/platform-data-dir';
@@ -29,6 +30,25 @@ export function batchLine(batch: BatchSummary): string {
   return terminalLine(parts.join('  '));
 }
 
+/**
+ * The recorder's own store index (`recorder-index-<pid>` beside history.db). Processes sharing one
+ * index would see each other's half-done re-reads (a re-read clears and refills a file's rows over
+ * several transactions); history is shared, the index is not. Folders of recorders that are gone are
+ * removed.
+ */
+function privateIndexDir(dir: string): string {
+  for (const name of fs.readdirSync(dir)) {
+    const pid = /^recorder-index-(\d+)$/.exec(name)?.[1];
+    if (!pid || Number(pid) === process.pid) continue;
+    try {
+      process.kill(Number(pid), 0);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ESRCH') fs.rmSync(path.join(dir, name), { recursive: true, force: true });
+    }
+  }
+  return path.join(dir, `recorder-index-${process.pid}`);
+}
+
 export async function run(argv: string[]): Promise<number> {
   let values;
   try {
@@ -44,10 +64,12 @@ export async function run(argv: string[]): Promise<number> {
   }
   let index: StoreIndexService;
   let history: HistoryService;
+  let indexDir: string;
   try {
     const paths = resolveWorkspacePaths(args.project, args.hive ?? resolvePluginDataDir(currentPlatformEnv()), args.hive ? 'flag' : 'env', false);
     const dir = Workspace.cacheDirFor(args.userDataDir, paths);
-    index = new StoreIndexService(paths, dir);
+    indexDir = privateIndexDir(dir);
+    index = new StoreIndexService(paths, indexDir);
     history = new HistoryService(index, { dir, userDataDir: args.userDataDir, role: 'recorder', onBatch: (batch) => process.stdout.write(`${batchLine(batch)}\n`) });
     if (history.status.setAside) console.error(terminalLine(`swarm-console record: the history database could not be read (${history.status.setAside.reason}); set aside as ${history.status.setAside.file}, history restarts`));
     await history.ready;
@@ -64,6 +86,7 @@ export async function run(argv: string[]): Promise<number> {
   clearInterval(keepAlive);
   await history.close();
   await index.close();
+  fs.rmSync(indexDir, { recursive: true, force: true });
   console.error('recorder stopped');
   return 0;
 }

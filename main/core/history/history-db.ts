@@ -21,7 +21,7 @@ const HISTORY_SCHEMA_VERSION = 1;
  * - `moments`: named points (`last-looked`, `phase:N`); `tombstones`: the plugin's `archived`
  *   events, kept here because its event logs are 5,000-line FIFOs.
  * - `observations`: when a console or recorder was watching (gaps are the complement).
- * - `file_marks`: the index ingest each store file's history is up to date with.
+ * - `file_marks`: the state (mtime) of each store file history is up to date with.
  */
 const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);

@@ -40,7 +40,7 @@ export function consoleQuarantines(userDataDir: string): ConsoleQuarantine[] {
 /**
  * One workspace's history: opens history.db, records an observation (when this process watched),
  * follows the store index's changes through the recorder, and, once the index has caught up on
- * open, brings in files history has not seen at their current ingest (a new or set-aside history,
+ * open, brings in files history has not recorded in their current state (a new or set-aside history,
  * a crash between the index commit and the history write).
  */
 export class HistoryService {
@@ -100,11 +100,11 @@ export class HistoryService {
     await this.index.ready;
     await this.index.idle();
     await this.recorder.drain();
-    const files = this.index.db.prepare('SELECT id, path, store_key, name, ingested_at FROM files').all() as { id: number; path: string; store_key: string; name: string; ingested_at: number | null }[];
+    const files = this.index.db.prepare('SELECT id, path, store_key, name, mtime_ms FROM files').all() as { id: number; path: string; store_key: string; name: string; mtime_ms: number | null }[];
     const mark = this.db.prepare('SELECT index_ingested_at AS at FROM file_marks WHERE path = ?');
     for (const file of files) {
       const marked = mark.get(file.path) as { at: number | null } | undefined;
-      if (marked && marked.at === file.ingested_at) continue;
+      if (marked && marked.at === file.mtime_ms) continue;
       this.recorder.enqueue({ storeKey: file.store_key, file: file.name, path: file.path, kind: 'rewritten', count: 0, fileId: file.id, fromLine: 1 });
     }
     await this.recorder.drain();

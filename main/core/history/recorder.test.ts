@@ -53,21 +53,23 @@ function workspace() {
 describe('the history recorder', () => {
   it('reads only the appended lines of an append, and writes only the changed line of a rewrite', async () => {
     const w = workspace();
-    const entries = Array.from({ length: 500 }, (_, i) => entry(i));
+    // More lines than one recording transaction holds (1,000).
+    const entries = Array.from({ length: 2500 }, (_, i) => entry(i));
     rewriteStore(w.knowledge, entries);
     const s = await w.open();
-    expect(w.batches.at(-1)).toMatchObject({ added: 500, read: 500 });
+    expect(w.batches.at(-1)).toMatchObject({ added: 2500, read: 2500 });
     w.clock.t += 1000;
-    appendStore(w.knowledge, entry(500));
+    appendStore(w.knowledge, entry(2500));
     await s.sync();
     expect(w.batches.at(-1)).toMatchObject({ added: 1, changed: 0, gone: 0, read: 1 });
     w.clock.t += 1000;
     entries[7] = { ...entries[7], confidence: 0.42 };
-    rewriteStore(w.knowledge, [...entries, entry(500)]);
+    rewriteStore(w.knowledge, [...entries.slice(0, 2400), entry(2500)]);
     await s.sync();
-    expect(w.batches.at(-1)).toMatchObject({ added: 0, changed: 1, gone: 0 });
+    expect(w.batches.at(-1)).toMatchObject({ added: 0, changed: 1, gone: 100 });
     const versions = (s.history.db.prepare('SELECT count(*) AS n FROM versions').get() as { n: number }).n;
-    expect(versions).toBe(502);
+    expect(versions).toBe(2502);
+    expect(s.queries().asOf('now', 0, 5000).total).toBe(2401);
   });
 
   it('stores a counter update as a small delta against the version before', async () => {
