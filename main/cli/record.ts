@@ -3,9 +3,11 @@
  *
  * Keeps the workspace's history while no console window is open: the store index and the history
  * recorder, headless (no UI, no port). One line on stdout per change batch; SIGTERM or SIGINT ends it
- * cleanly (the last batch is written and the observation closed). It may run beside the desktop
- * app or another recorder on the same workspace: every history write re-checks inside its own
- * transaction (main/core/history/recorder.ts); it keeps a store index of its own.
+ * cleanly (the last batch is written, the observation closed, the lease released). It may run
+ * beside the desktop app or another recorder on the same workspace: one process at a time holds the
+ * workspace's history lease (main/core/history/history-lease.ts) and records; this one says so once,
+ * waits, and takes over (catching up first) when the holder stops or is killed. It keeps a store
+ * index of its own.
  *
  * Exit codes: 0 stopped by a signal · 1 could not start · 2 usage.
  */
@@ -70,10 +72,17 @@ export async function run(argv: string[]): Promise<number> {
     const dir = Workspace.cacheDirFor(args.userDataDir, paths);
     indexDir = privateIndexDir(dir);
     index = new StoreIndexService(paths, indexDir);
-    history = new HistoryService(index, { dir, userDataDir: args.userDataDir, role: 'recorder', onBatch: (batch) => process.stdout.write(`${batchLine(batch)}\n`) });
+    const recording = () => console.error(terminalLine(`recording history of ${paths.projectDir} (hive ${paths.hiveDir}) into ${history.file}; SIGTERM or Ctrl-C stops`));
+    history = new HistoryService(index, {
+      dir,
+      userDataDir: args.userDataDir,
+      role: 'recorder',
+      onBatch: (batch) => process.stdout.write(`${batchLine(batch)}\n`),
+      onWaiting: (pid) => console.error(terminalLine(`another process is recording this workspace's history (pid ${pid ?? 'unknown'}); this one waits and takes over if it stops`)),
+      onRecording: recording,
+    });
     if (history.status.setAside) console.error(terminalLine(`swarm-console record: the history database could not be read (${history.status.setAside.reason}); set aside as ${history.status.setAside.file}, history restarts`));
     await history.ready;
-    console.error(terminalLine(`recording history of ${paths.projectDir} (hive ${paths.hiveDir}) into ${history.file}; SIGTERM or Ctrl-C stops`));
   } catch (error) {
     console.error(terminalLine(`swarm-console record: could not start: ${(error as Error).message}`));
     return 1;

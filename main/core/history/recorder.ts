@@ -86,6 +86,8 @@ export class HistoryRecorder {
   private readonly cache = new Map<string, Map<string, OpenSighting>>();
   private dataVersion = -1;
   private closed = false;
+  /** Set while this process does not hold the history lease: nothing is recorded. */
+  private paused = false;
 
   constructor(
     private readonly db: HistoryDb,
@@ -99,7 +101,7 @@ export class HistoryRecorder {
 
   /** Called for every change the index reports; cheap (the work is done later, batched). */
   enqueue(change: StoreChange): void {
-    if (this.closed || change.fileId === undefined) return;
+    if (this.closed || this.paused || change.fileId === undefined) return;
     const table = storeDef(change.storeKey)?.table;
     if (table !== 'entries' && !EVENT_STORES.has(change.storeKey)) return;
     const fromLine = change.kind === 'removed' ? 1 : (change.fromLine ?? 1);
@@ -126,6 +128,19 @@ export class HistoryRecorder {
     await this.running;
   }
 
+  /** The lease was lost: drop what is queued (the next holder catches up from history's last state). */
+  pause(): void {
+    this.paused = true;
+    this.queue.clear();
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  resume(): void {
+    this.paused = false;
+    this.cache.clear();
+  }
+
   close(): void {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
@@ -148,6 +163,7 @@ export class HistoryRecorder {
     const summary: BatchSummary = { at: this.clock.now(), files: [], added: 0, changed: 0, gone: 0, events: 0, read: 0 };
     const total = () => summary.added + summary.changed + summary.gone + summary.events;
     for (const pending of batch) {
+      if (this.paused) break;
       const before = total();
       try {
         await this.recordFile(pending, summary);
@@ -253,6 +269,7 @@ export class HistoryRecorder {
     const seen = new Set<string>();
     for (let start = 0; start < rows.length; start += CHUNK_ROWS) {
       if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+      if (this.paused) return;
       this.write(() => {
         this.claim(change.path, readState);
         const open = this.openSightings(change.path);
