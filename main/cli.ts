@@ -11,6 +11,8 @@ const COMMANDS = {
   verify: () => import('./cli/verify'),
   denials: () => import('./cli/denials'),
   audit: () => import('./cli/audit'),
+  history: () => import('./cli/history'),
+  record: () => import('./cli/record'),
   // Human-only commands exist only in the console window; their names answer exit 2 and say so.
   'hive-quarantine': () => import('./cli/human-only').then((m) => m.refusal('hive-quarantine')),
   quarantine: () => import('./cli/human-only').then((m) => m.refusal('quarantine')),
@@ -34,6 +36,9 @@ Usage:
                                                           gate denials from a running opencode server
                                                           and/or gate events from DIR/.swarm/events.jsonl
   swarm-console audit [--json] [--user-data DIR]          the console's audit log of human-only commands (exit 3 when its chain is broken)
+  swarm-console history --project DIR [--hive DIR] [--since MOMENT] [--until MOMENT] [--entry ID] [--json]
+                                                          what changed in the stores between two moments, or one entry's timeline
+  swarm-console record --project DIR [--hive DIR]         keep history headless while no console is open (one line per change batch)
   swarm-console <command> --help                          that command's options and exit codes
 
 Hive quarantine, quarantine, restore, promote and skill-apply are human-only: they run only from the console window.

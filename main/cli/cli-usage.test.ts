@@ -24,6 +24,8 @@ describe('swarm-console help', () => {
     ['denials', 'Usage: swarm-console denials'],
     ['verify', 'Usage: swarm-console verify'],
     ['open', 'Usage: swarm-console [open]'],
+    ['history', 'Usage: swarm-console history'],
+    ['record', 'Usage: swarm-console record'],
   ])('`%s --help` prints that command\'s own usage and exits 0', async (command, heading) => {
     for (const flag of ['--help', '-h']) {
       const result = await cli([command, '--project', root, flag]);

@@ -63,6 +63,39 @@ rollback), read-only, and checks its hash chain.
   --user-data DIR   the console's user-data folder (default: as the console resolves it)
 
 Exit codes: 0 chain intact · 2 usage · 3 chain broken`,
+
+  history: `Usage: swarm-console history --project DIR [--hive DIR] [--since MOMENT] [--until MOMENT] [--entry ID] [--json] [--user-data DIR]
+
+What changed in the project's and hive's knowledge stores between two moments: entries added,
+removed (with the reason the stores give, or the console's inference, marked "inferred") and
+changed (field by field), and the stretches when no console or recorder was watching. Read-only
+over the console's history database; it never records. History exists once the console or
+\`swarm-console record\` has had the project open.
+
+  --project DIR     the project folder (the one holding .swarm/); required
+  --hive DIR        the plugin's data folder; omitted: resolved from the environment as the plugin does
+  --since MOMENT    default last-looked (when the console last had this project open)
+  --until MOMENT    default now
+  --entry ID        instead: that entry's timeline (every version, where it lived, why each ended)
+  --json            the result as one JSON document
+  --user-data DIR   the console's user-data folder (default: as the console resolves it)
+
+A MOMENT is an ISO date-time (2026-07-01T09:12:00Z), now, last-looked, or phase:N (when the
+plugin completed phase N, from its outcome and curator_compliance events).
+
+Exit codes: 0 done · 1 no history yet, or it cannot be read · 2 usage or an unknown moment`,
+
+  record: `Usage: swarm-console record --project DIR [--hive DIR] [--user-data DIR]
+
+Keeps the project's knowledge history while no console window is open: follows every store
+write, headless (no window, no port), and prints one line per change batch. SIGTERM or Ctrl-C
+stops it cleanly. It may run beside the desktop app or another recorder on the same project.
+
+  --project DIR     the project folder (the one holding .swarm/); required
+  --hive DIR        the plugin's data folder; omitted: resolved from the environment as the plugin does
+  --user-data DIR   the console's user-data folder (default: as the console resolves it)
+
+Exit codes: 0 stopped by a signal · 1 could not start · 2 usage`,
 } as const;
 
 /** `--help`/`-h` anywhere before a `--` asks for help (a value never starts with `-` in these commands). */

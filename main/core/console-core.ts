@@ -8,6 +8,7 @@ import { createLiveHandlers } from './rpc/live-handlers';
 import { createSkillHandlers } from './rpc/skill-handlers';
 import { createCommandHandlers } from './rpc/command-handlers';
 import { createRevealHandler } from './rpc/reveal-handler';
+import { createHistoryHandlers } from './rpc/history-handlers';
 import { HumanServices } from './human/runner';
 import { WorkspaceManager, type OpenRequest } from './workspace/workspace-manager';
 
@@ -37,6 +38,7 @@ export async function createConsoleCore(options: CoreOptions, initial: OpenReque
     ...createSkillHandlers(context, human),
     ...createCommandHandlers(context, human),
     ...createRevealHandler(context, human),
+    ...createHistoryHandlers(context),
   };
   await workspaces.open(initial);
   return {

@@ -7,6 +7,7 @@ import { receiptOps } from './receipts';
 import { liveOps } from './live';
 import { skillDecisionOps, skillOps } from './skills';
 import { commandOps, swarmCommandOps } from './commands';
+import { historyOps } from './history';
 
 export * from './define';
 
@@ -24,6 +25,7 @@ export const contract = {
   ...skillDecisionOps,
   ...commandOps,
   ...swarmCommandOps,
+  ...historyOps,
 } as const satisfies Record<string, OpSpec>;
 
 export type Contract = typeof contract;

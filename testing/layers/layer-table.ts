@@ -8,7 +8,7 @@
 //   main/index.ts, main/cli/       ──► main/hosts/ ──► main/core/console-core.ts
 //   main/core:  console-core.ts
 //               rpc/
-//               workspace/   ·   areas: knowledge receipts skills curator bridge hive swarm
+//               workspace/   ·   areas: knowledge receipts skills curator bridge hive swarm history
 //               human/  (tokens, audit, confirmation, runner; write/ = the write protocol)
 //               rules/   ·   store-index/
 //               stores/
@@ -49,7 +49,7 @@ export interface LayerTable {
 const PLATFORM = 'core/platform';
 const SHARED = 'shared';
 /** The areas: one folder per domain of the console, side by side under rpc/. */
-const AREAS = ['core/knowledge', 'core/receipts', 'core/skills', 'core/curator', 'core/bridge', 'core/hive', 'core/swarm'];
+const AREAS = ['core/knowledge', 'core/receipts', 'core/skills', 'core/curator', 'core/bridge', 'core/hive', 'core/swarm', 'core/history'];
 /** What an area stands on. */
 const AREA_BASE = ['core/human', 'core/rules', 'core/store-index', 'core/stores', PLATFORM, SHARED];
 const CORE_LAYERS = ['core/console-core', 'core/rpc', 'core/workspace', 'core/demo-port', ...AREAS, ...AREA_BASE.filter((l) => l !== SHARED)];
@@ -112,6 +112,8 @@ export const LAYERS: readonly Layer[] = [
   area('hive', 'hive quarantine and rollback'),
   // A project's quarantine/restore/promote writes into the hive with the hive's own paths, quarantine and revert check.
   area('swarm', "a project's quarantine, restore and promote-to-hive", ['core/hive']),
+  // History reads the audit log (human/) for the console's own quarantines and the index rows each ingest wrote.
+  area('history', 'knowledge history: the recorder, its database and its queries'),
   { name: 'core/human', paths: ['main/core/human/'], mayImport: ['core/rules', 'core/stores', PLATFORM, SHARED], why: 'tokens, audit, confirmation, runner; write/ is THE write protocol' },
   { name: 'core/rules', paths: ['main/core/rules/'], mayImport: ['core/stores', PLATFORM, SHARED], why: "the plugin's rules (counters, lifecycle, thresholds…)" },
   { name: 'core/store-index', paths: ['main/core/store-index/'], mayImport: ['core/stores', PLATFORM, SHARED], why: 'the SQLite index of the stores' },

@@ -17,6 +17,13 @@ export interface StoreChange {
   kind: ChangeKind;
   /** Records appended / now in the file after a rewrite / no longer shown after removal; defects for `defects`. */
   count: number;
+  /**
+   * Which index rows this pass wrote: the file's row id and the first line read (1 after a re-read or
+   * removal; the first appended line after an append). The history recorder reads only these rows,
+   * so recording costs work proportional to the lines that changed. Not part of the contract's event.
+   */
+  fileId?: number;
+  fromLine?: number;
 }
 
 const HASH_WINDOW = 4096;
@@ -79,7 +86,7 @@ export async function syncFile(
   options: { initialBuild?: boolean; confineTo?: readonly string[] } = {},
 ): Promise<StoreChange | null> {
   const state = writer.ensureFile(file);
-  const change = (kind: ChangeKind, count: number): StoreChange => ({ storeKey: file.storeKey, file: file.name, path: file.path, kind, count });
+  const change = (kind: ChangeKind, count: number, fromLine = 1): StoreChange => ({ storeKey: file.storeKey, file: file.name, path: file.path, kind, count, fileId: state.id, fromLine });
   const empty = { dev: null, ino: null, size: null, mtime_ms: null, head_sha: null, tail_sha: null, end_offset: 0, next_line: 1, lines: 0, records: 0, defects: 0, pending_tail: 0 };
 
   let stat: fs.Stats;
@@ -196,7 +203,7 @@ export async function syncFile(
     pending_tail: hasTail,
   });
   if (full) return change(state.status === 'ok' ? 'rewritten' : 'appended', records);
-  if (records > 0) return change('appended', records);
+  if (records > 0) return change('appended', records, state.next_line);
   const newDefects = result.defectCount - hasTail;
   return newDefects > 0 ? change('defects', newDefects) : null;
 }
@@ -204,5 +211,5 @@ export async function syncFile(
 /** A file the index knows that is no longer part of any store (e.g. after unlinking): drop it. */
 export function forgetFile(writer: IndexWriter, state: FileState, name: string): StoreChange {
   writer.forgetFile(state.id);
-  return { storeKey: state.store_key, file: name, path: state.path, kind: 'removed', count: state.records };
+  return { storeKey: state.store_key, file: name, path: state.path, kind: 'removed', count: state.records, fileId: state.id, fromLine: 1 };
 }

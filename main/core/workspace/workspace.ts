@@ -19,10 +19,15 @@ export class Workspace {
   ) {}
 
   static cacheDirFor(userDataDir: string, paths: WorkspacePaths): string {
-    const key = crypto.createHash('sha256').update(`${paths.projectDir}\n${paths.hiveDir}`).digest('hex').slice(0, 16);
-    const dir = path.join(userDataDir, 'workspaces', key);
+    const dir = Workspace.cacheDirPath(userDataDir, paths);
     ensurePrivateDir(dir, { tighten: true });
     return dir;
+  }
+
+  /** Where that folder is, without creating it (for read-only commands such as `history`). */
+  static cacheDirPath(userDataDir: string, paths: Pick<WorkspacePaths, 'projectDir' | 'hiveDir'>): string {
+    const key = crypto.createHash('sha256').update(`${paths.projectDir}\n${paths.hiveDir}`).digest('hex').slice(0, 16);
+    return path.join(userDataDir, 'workspaces', key);
   }
 
   service<T>(key: string, create: () => { value: T; dispose?: () => void | Promise<void> }): T {

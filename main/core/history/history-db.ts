@@ -1,0 +1,115 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { ensurePrivateDatabaseFile, ensurePrivateDir } from '../platform/paths/private-files';
+
+export type HistoryDb = Database.Database;
+
+export const HISTORY_FILE_NAME = 'history.db';
+const HISTORY_SCHEMA_VERSION = 1;
+
+/**
+ * The console's memory of the stores (never a plugin store): one SQLite file per workspace in
+ * `<user-data>/workspaces/<key>/history.db`.
+ *
+ * - `versions`: each distinct line an entry ever had, content-addressed by the sha256 of its bytes,
+ *   stored zlib-deflated, as a delta against the entry's previous version (deflate with that version
+ *   as the dictionary) when that is smaller; `depth` bounds the chain a read must inflate.
+ * - `sightings`: one version of one entry in one store file, from `first_seen` until `gone_at`
+ *   (null: still there). `first_after` / `gone_after` are set when the change was found on opening
+ *   (the console was not watching): it happened between that time and the recorded one.
+ * - `moments`: named points (`last-looked`, `phase:N`); `tombstones`: the plugin's `archived`
+ *   events, kept here because its event logs are 5,000-line FIFOs.
+ * - `observations`: when a console or recorder was watching (gaps are the complement).
+ * - `file_marks`: the state (mtime) of each store file history is up to date with.
+ */
+const SCHEMA_SQL = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS versions (
+  sha TEXT PRIMARY KEY, entry_id TEXT NOT NULL, base_sha TEXT, depth INTEGER NOT NULL,
+  size INTEGER NOT NULL, data BLOB NOT NULL, first_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS sightings (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  entry_id TEXT NOT NULL, tier TEXT NOT NULL, kind TEXT NOT NULL, store_key TEXT NOT NULL,
+  path TEXT NOT NULL, file TEXT NOT NULL, sha TEXT NOT NULL, status TEXT,
+  origin TEXT NOT NULL, first_seen INTEGER NOT NULL, first_after INTEGER,
+  last_seen INTEGER, gone_at INTEGER, gone_after INTEGER, gone_reason TEXT, gone_detail TEXT, store_count INTEGER
+);
+CREATE UNIQUE INDEX IF NOT EXISTS sightings_open ON sightings(path, entry_id) WHERE gone_at IS NULL;
+CREATE INDEX IF NOT EXISTS sightings_entry ON sightings(entry_id, first_seen);
+CREATE INDEX IF NOT EXISTS sightings_first ON sightings(first_seen);
+CREATE INDEX IF NOT EXISTS sightings_gone ON sightings(gone_at);
+CREATE TABLE IF NOT EXISTS moments (name TEXT PRIMARY KEY, at INTEGER NOT NULL, source TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS tombstones (
+  event_key TEXT PRIMARY KEY, entry_id TEXT NOT NULL, tier TEXT, at INTEGER NOT NULL,
+  actor TEXT, reason TEXT, mode TEXT, previous_status TEXT
+);
+CREATE INDEX IF NOT EXISTS tombstones_entry ON tombstones(entry_id, at);
+CREATE TABLE IF NOT EXISTS observations (
+  id INTEGER PRIMARY KEY AUTOINCREMENT, role TEXT NOT NULL, pid INTEGER NOT NULL,
+  started_at INTEGER NOT NULL, ended_at INTEGER NOT NULL, resumed_from INTEGER
+);
+CREATE TABLE IF NOT EXISTS file_marks (path TEXT PRIMARY KEY, index_ingested_at INTEGER);
+`;
+
+export interface HistoryDbStatus {
+  file: string;
+  /** Set when an unreadable history was set aside and history restarted (for a banner). */
+  setAside: { file: string; reason: string } | null;
+}
+
+export interface OpenedHistory {
+  db: HistoryDb;
+  status: HistoryDbStatus;
+}
+
+function configure(db: HistoryDb): void {
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  // Short: a write that finds another recorder's transaction in the way retries later instead of
+  // holding up the thread that serves the live view (see recorder.ts).
+  db.pragma('busy_timeout = 250');
+}
+
+function openChecked(file: string): HistoryDb {
+  ensurePrivateDatabaseFile(file);
+  const db = new Database(file);
+  try {
+    configure(db);
+    const check = db.pragma('quick_check', { simple: true });
+    if (check !== 'ok') throw new Error(`quick_check: ${String(check)}`);
+    db.exec(SCHEMA_SQL);
+    const row = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string } | undefined;
+    if (!row) db.prepare("INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)").run(String(HISTORY_SCHEMA_VERSION));
+    else if (Number(row.value) !== HISTORY_SCHEMA_VERSION) throw new Error(`schema version ${row.value}, this console reads ${HISTORY_SCHEMA_VERSION}`);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+/**
+ * Opens (or creates) the workspace's history. A file that is not a readable history (truncated,
+ * corrupt, another schema) is renamed `history.db.corrupt-<time>` with its -wal/-shm, and history
+ * restarts empty: the console never fails to open because of its history.
+ */
+export function openHistoryDb(dir: string, now = Date.now()): OpenedHistory {
+  ensurePrivateDir(dir);
+  const file = path.join(dir, HISTORY_FILE_NAME);
+  try {
+    return { db: openChecked(file), status: { file, setAside: null } };
+  } catch (error) {
+    const reason = (error as Error).message;
+    const aside = `${file}.corrupt-${new Date(now).toISOString().replace(/[:.]/g, '-')}`;
+    for (const suffix of ['', '-wal', '-shm']) {
+      try {
+        fs.renameSync(file + suffix, aside + suffix);
+      } catch {
+        /* a missing -wal/-shm is fine */
+      }
+    }
+    return { db: openChecked(file), status: { file, setAside: { file: aside, reason } } };
+  }
+}

@@ -1,0 +1,136 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { resolveWorkspacePaths } from '../platform/paths/workspace-paths';
+import { StoreIndexService } from '../store-index/store-index-service';
+import { swarmEntryV2 } from '../../../testing/stores/sample-records';
+import { appendStore, rewriteStore } from '../../../testing/history/plugin-writes';
+import { HistoryService } from './history-service';
+import { HistoryQueries } from './history-queries';
+import type { BatchSummary } from './recorder';
+
+/** The recorder on its own, with a clock the test moves: costs, gaps while nobody watched, last looked. */
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+const HOUR = 3_600_000;
+const entry = (n: number, extra: Record<string, unknown> = {}) => swarmEntryV2({ id: `e${n}`, lesson: `Lesson ${n}: retry the webhook with backoff.`, ...extra });
+
+function workspace() {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'history-recorder-'));
+  cleanups.push(() => fs.rmSync(root, { recursive: true, force: true }));
+  const project = path.join(root, 'project');
+  fs.mkdirSync(path.join(project, '.swarm'), { recursive: true });
+  const paths = resolveWorkspacePaths(project, path.join(root, 'hive'), 'flag', false);
+  const clock = { t: Date.UTC(2026, 6, 1, 9, 12) };
+  const batches: BatchSummary[] = [];
+  const open = async (role: 'app' | 'recorder' = 'app') => {
+    const index = new StoreIndexService(paths, path.join(root, 'ws'), { watch: false });
+    const history = new HistoryService(index, { dir: path.join(root, 'ws'), userDataDir: path.join(root, 'ud'), role, now: () => clock.t, onBatch: (b) => batches.push(b) });
+    await history.settle();
+    const session = {
+      index,
+      history,
+      queries: () => new HistoryQueries({ db: history.db, lastLooked: history.lastLooked, caps: history.caps, quarantines: () => [], status: history.status, now: clock.t }),
+      sync: async () => {
+        await index.rescan();
+        await history.settle();
+      },
+      close: async () => {
+        await history.close();
+        await index.close();
+      },
+    };
+    cleanups.push(() => session.close().catch(() => undefined));
+    return session;
+  };
+  return { root, knowledge: path.join(project, '.swarm', 'knowledge.jsonl'), clock, batches, open };
+}
+
+describe('the history recorder', () => {
+  it('reads only the appended lines of an append, and writes only the changed line of a rewrite', async () => {
+    const w = workspace();
+    // More lines than one recording transaction holds (1,000).
+    const entries = Array.from({ length: 2500 }, (_, i) => entry(i));
+    rewriteStore(w.knowledge, entries);
+    const s = await w.open();
+    expect(w.batches.at(-1)).toMatchObject({ added: 2500, read: 2500 });
+    w.clock.t += 1000;
+    appendStore(w.knowledge, entry(2500));
+    await s.sync();
+    expect(w.batches.at(-1)).toMatchObject({ added: 1, changed: 0, gone: 0, read: 1 });
+    w.clock.t += 1000;
+    entries[7] = { ...entries[7], confidence: 0.42 };
+    rewriteStore(w.knowledge, [...entries.slice(0, 2400), entry(2500)]);
+    await s.sync();
+    expect(w.batches.at(-1)).toMatchObject({ added: 0, changed: 1, gone: 100 });
+    const versions = (s.history.db.prepare('SELECT count(*) AS n FROM versions').get() as { n: number }).n;
+    expect(versions).toBe(2502);
+    expect(s.queries().asOf('now', 0, 5000).total).toBe(2401);
+  });
+
+  it('stores a counter update as a small delta against the version before', async () => {
+    const w = workspace();
+    rewriteStore(w.knowledge, [entry(1)]);
+    const s = await w.open();
+    const base = entry(1) as { retrieval_outcomes: Record<string, number> };
+    for (let i = 1; i <= 60; i++) {
+      w.clock.t += 60_000;
+      rewriteStore(w.knowledge, [{ ...base, retrieval_outcomes: { ...base.retrieval_outcomes, shown_count: 12 + i } }]);
+      await s.sync();
+    }
+    const stats = s.history.db.prepare('SELECT count(*) AS n, avg(length(data)) AS avg, max(depth) AS depth, avg(size) AS line FROM versions').get() as { n: number; avg: number; depth: number; line: number };
+    expect(stats.n).toBe(61);
+    expect(stats.line).toBeGreaterThan(600);
+    expect(stats.avg).toBeLessThan(200);
+    expect(stats.depth).toBeLessThanOrEqual(16);
+    // Every version still reads back exactly.
+    const timeline = s.queries().timeline('e1');
+    expect(timeline.versions).toHaveLength(61);
+    expect(timeline.versions.map((v) => (v.record as any).retrieval_outcomes.shown_count)).toEqual(Array.from({ length: 61 }, (_, i) => 12 + i));
+    expect(timeline.versions[5]!.fields).toEqual([{ field: 'retrieval_outcomes', before: expect.stringContaining('"shown_count":16'), after: expect.stringContaining('"shown_count":17') }]);
+  });
+
+  it('says when a change happened while nobody watched, and remembers when this person last looked', async () => {
+    const w = workspace();
+    rewriteStore(w.knowledge, [entry(1), entry(2), entry(3)]);
+    const first = await w.open();
+    const opened = w.clock.t;
+    w.clock.t += 10 * 60_000;
+    await first.close();
+    const closedAt = w.clock.t;
+
+    // The plugin works while the console is closed: 09:22 → 14:40.
+    rewriteStore(w.knowledge, [entry(1, { confidence: 0.42 }), entry(3), entry(4)]);
+    w.clock.t = Date.UTC(2026, 6, 1, 14, 40);
+    const second = await w.open();
+    expect(second.history.lastLooked).toBe(closedAt);
+    const q = second.queries();
+    const result = q.changes('last-looked', 'now');
+    expect(result.counts).toEqual({ added: 1, removed: 1, changed: 1 });
+    const changed = result.rows.find((r) => r.change === 'changed')!;
+    expect(changed.unobserved).toEqual({ from: new Date(closedAt).toISOString(), to: new Date(w.clock.t).toISOString(), text: 'changed between 2026-07-01 09:22 and 2026-07-01 14:40 (not observed in between)' });
+    expect(result.rows.find((r) => r.change === 'removed')).toMatchObject({ id: 'e2', unobserved: { text: 'removed between 2026-07-01 09:22 and 2026-07-01 14:40 (not observed in between)' } });
+    expect(result.gaps).toEqual([{ from: new Date(closedAt).toISOString(), to: new Date(w.clock.t).toISOString(), text: 'not observed between 2026-07-01 09:22 and 2026-07-01 14:40' }]);
+    // As of a moment nobody watched: the last state recorded, said so.
+    const during = q.asOf(new Date(Date.UTC(2026, 6, 1, 12)).toISOString(), 0, 100);
+    expect(during.entries.map((e) => e.id)).toEqual(['e1', 'e2', 'e3']);
+    expect(during.note).toContain('nobody was watching');
+    // Since a time before history began: entries present at its start count as there, so their changes show.
+    expect(q.changes('2020-01-01T00:00:00.000Z', 'now').counts).toEqual({ added: 1, removed: 1, changed: 1 });
+    expect(q.moments().observations.map((o) => o.role)).toEqual(['app', 'app']);
+    expect(q.moments().historyBegan).toBe(new Date(opened).toISOString());
+  });
+
+  it('a recorder keeps history but not "last looked"', async () => {
+    const w = workspace();
+    rewriteStore(w.knowledge, [entry(1)]);
+    const recorder = await w.open('recorder');
+    await recorder.close();
+    const app = await w.open('app');
+    expect(app.history.lastLooked).toBeNull();
+  });
+});

@@ -1,0 +1,357 @@
+import type { StoreChange } from '../store-index/ingest';
+import type { IndexDb } from '../store-index/open-index';
+import { storeDef, type StoreTier } from '../stores/catalog';
+import type { HistoryDb } from './history-db';
+import { VersionStore } from './versions';
+import { sha256 } from './version-codec';
+import { kindOf } from './entry-kinds';
+import { explainGone, type Caps, type ConsoleQuarantine } from './disappearance';
+import { parseRecord } from './field-diff';
+
+/** Event logs whose lines history keeps facts from: archived tombstones and phase completions. */
+const EVENT_STORES = new Set(['knowledge-events', 'hive-events', 'events']);
+const BATCH_DELAY_MS = 25;
+const BUSY_RETRY_MS = 300;
+/** Lines recorded per transaction (a turn of the event loop between two). */
+const CHUNK_ROWS = 1000;
+
+interface OpenSighting {
+  rowid: number;
+  sha: string;
+}
+
+interface IndexedFile {
+  id: number;
+  store_key: string;
+  tier: StoreTier;
+  name: string;
+  status: string;
+  /** The modification time of the file as the index last read it: it orders states of the file across processes. */
+  mtime_ms: number | null;
+}
+
+/** Thrown inside a write when another recorder has already recorded a later state of the file. */
+class StaleRead extends Error {}
+
+/** Thrown when the index is part-way through re-reading the file: the pass is retried shortly. */
+class NotSettled extends Error {}
+
+interface IndexedEntry {
+  id: string | null;
+  status: string | null;
+  duplicate: number;
+  raw: string;
+}
+
+/** What one batch recorded, for the recorder's one line of output. */
+export interface BatchSummary {
+  at: number;
+  files: string[];
+  added: number;
+  changed: number;
+  gone: number;
+  events: number;
+  /** Index rows read and hashed (the lines the passes wrote, not the stores). */
+  read: number;
+}
+
+export interface RecorderClock {
+  now(): number;
+  /** While the console catches up on open, changes happened since this time (null: history begins now). */
+  catchingUpFrom(): { from: number | null } | null;
+}
+
+interface Pending {
+  change: StoreChange;
+  fromLine: number;
+}
+
+/**
+ * Turns the store index's change reports into history. It reads from the index only the rows the
+ * pass wrote (appended lines, or the file after a rewrite), hashes them, and writes only what
+ * differs from the open sightings: the cost follows the lines that changed. Writes happen after the
+ * index commit, batched, in IMMEDIATE transactions of at most 1,000 lines with a turn of the event
+ * loop between them; a file that finds another recorder's transaction in the way (beyond the 250 ms
+ * busy timeout) is retried later rather than waited for.
+ *
+ * Two recorders on one workspace write the same facts: every write re-checks the database inside
+ * its transaction (an open sighting with the same version is left alone), and the per-file cache
+ * of open sightings is dropped whenever another connection committed (`PRAGMA data_version`).
+ */
+export class HistoryRecorder {
+  private readonly versions: VersionStore;
+  private readonly queue = new Map<string, Pending>();
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> = Promise.resolve();
+  private readonly cache = new Map<string, Map<string, OpenSighting>>();
+  private dataVersion = -1;
+  private closed = false;
+  /** Set while this process does not hold the history lease: nothing is recorded. */
+  private paused = false;
+
+  constructor(
+    private readonly db: HistoryDb,
+    private readonly index: IndexDb,
+    private readonly clock: RecorderClock,
+    private readonly facts: { caps: Caps; quarantines(): ConsoleQuarantine[] },
+    private readonly onBatch: (summary: BatchSummary) => void = () => undefined,
+  ) {
+    this.versions = new VersionStore(db);
+  }
+
+  /** Called for every change the index reports; cheap (the work is done later, batched). */
+  enqueue(change: StoreChange): void {
+    if (this.closed || this.paused || change.fileId === undefined) return;
+    const table = storeDef(change.storeKey)?.table;
+    if (table !== 'entries' && !EVENT_STORES.has(change.storeKey)) return;
+    const fromLine = change.kind === 'removed' ? 1 : (change.fromLine ?? 1);
+    const queued = this.queue.get(change.path);
+    // A re-read supersedes an append; two appends read from the earlier one.
+    if (!queued || fromLine < queued.fromLine || change.kind === 'removed' || change.kind === 'rewritten') {
+      this.queue.set(change.path, { change, fromLine: Math.min(fromLine, queued?.fromLine ?? fromLine) });
+    }
+    this.schedule(BATCH_DELAY_MS);
+  }
+
+  /** Resolves once everything queued so far is recorded (tests, shutdown). */
+  async drain(): Promise<void> {
+    // Bounded: a file that never settles (or a history that stays busy) must not hold a shutdown.
+    for (let attempt = 0; attempt < 400 && (this.queue.size > 0 || this.timer); attempt++) {
+      if (this.timer) {
+        clearTimeout(this.timer);
+        this.timer = null;
+      }
+      this.running = this.running.then(() => this.flush());
+      await this.running;
+      if (this.queue.size > 0) await new Promise((resolve) => setTimeout(resolve, BATCH_DELAY_MS));
+    }
+    await this.running;
+  }
+
+  /** The lease was lost: drop what is queued (the next holder catches up from history's last state). */
+  pause(): void {
+    this.paused = true;
+    this.queue.clear();
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  resume(): void {
+    this.paused = false;
+    this.cache.clear();
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  private schedule(delay: number): void {
+    if (this.timer || this.closed) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.running = this.running.then(() => this.flush());
+    }, delay);
+    this.timer.unref?.();
+  }
+
+  private async flush(): Promise<void> {
+    if (this.queue.size === 0) return;
+    const batch = [...this.queue.values()];
+    this.queue.clear();
+    const summary: BatchSummary = { at: this.clock.now(), files: [], added: 0, changed: 0, gone: 0, events: 0, read: 0 };
+    const total = () => summary.added + summary.changed + summary.gone + summary.events;
+    for (const pending of batch) {
+      if (this.paused) break;
+      const before = total();
+      try {
+        await this.recordFile(pending, summary);
+      } catch (error) {
+        // Chunks committed before a failure stay recorded, and are named.
+        if (total() > before) summary.files.push(pending.change.file);
+        // Another recorder has recorded a newer state of this file: this older read is dropped.
+        if (error instanceof StaleRead) continue;
+        if (error instanceof NotSettled) {
+          if (!this.queue.has(pending.change.path)) this.queue.set(pending.change.path, pending);
+          if (!this.closed) this.schedule(BATCH_DELAY_MS);
+          continue;
+        }
+        // Mostly SQLITE_BUSY (another recorder's transaction): that transaction wrote nothing; the
+        // file is read again later, and what earlier chunks recorded is then found recorded.
+        if (!this.queue.has(pending.change.path)) this.queue.set(pending.change.path, pending);
+        this.cache.clear();
+        if ((error as { code?: string }).code !== 'SQLITE_BUSY') console.warn('[history] could not record a batch:', (error as Error).message);
+        if (!this.closed) this.schedule(BUSY_RETRY_MS);
+        continue;
+      }
+      if (total() > before) summary.files.push(pending.change.file);
+    }
+    if (total() > 0) this.onBatch(summary);
+  }
+
+  /** One IMMEDIATE transaction; the cache is checked against other connections' commits first. */
+  private write<T>(work: () => T): T {
+    const version = this.db.pragma('data_version', { simple: true }) as number;
+    if (version !== this.dataVersion) this.cache.clear();
+    this.dataVersion = version;
+    return this.db.transaction(work).immediate();
+  }
+
+  private async recordFile({ change, fromLine }: Pending, summary: BatchSummary): Promise<void> {
+    if (EVENT_STORES.has(change.storeKey)) {
+      const file = this.fileRow(change.path);
+      if (file) summary.events += this.write(() => (this.claim(change.path, file.mtime_ms), change.kind === 'removed' ? 0 : this.recordEvents(file.id, change.storeKey, fromLine)));
+    } else {
+      await this.recordEntries(change, fromLine, summary);
+    }
+  }
+
+  private fileRow(path: string): IndexedFile | undefined {
+    return this.index.prepare('SELECT id, store_key, tier, name, status, mtime_ms FROM files WHERE path = ?').get(path) as IndexedFile | undefined;
+  }
+
+  /**
+   * Inside a write transaction: this pass read the file as it was at `mtime`; refuse to go on when
+   * another recorder (with its own index) has already recorded a later state of the file, else mark
+   * the file as recorded up to ours. The file's mtime, not the time of ingest, orders the states:
+   * a slower process may finish ingesting an older read after a faster one ingested a newer one.
+   */
+  private claim(path: string, mtime: number | null): void {
+    const marked = (this.db.prepare('SELECT index_ingested_at AS at FROM file_marks WHERE path = ?').get(path) as { at: number | null } | undefined)?.at ?? null;
+    if (marked !== null && mtime !== null && marked > mtime) throw new StaleRead();
+    this.db.prepare('INSERT INTO file_marks(path, index_ingested_at) VALUES (?, ?) ON CONFLICT(path) DO UPDATE SET index_ingested_at = excluded.index_ingested_at').run(path, mtime);
+  }
+
+  private openSightings(path: string): Map<string, OpenSighting> {
+    let open = this.cache.get(path);
+    if (!open) {
+      const rows = this.db.prepare('SELECT id AS rowid, entry_id, sha FROM sightings WHERE path = ? AND gone_at IS NULL').all(path) as (OpenSighting & { entry_id: string })[];
+      open = new Map(rows.map((r) => [r.entry_id, { rowid: r.rowid, sha: r.sha }]));
+      this.cache.set(path, open);
+    }
+    return open;
+  }
+
+  /**
+   * New and changed lines first, in transactions of CHUNK_ROWS with a turn of the event loop between
+   * them (a first recording of a large store never holds the live view for long), then what is gone.
+   */
+  private async recordEntries(change: StoreChange, fromLine: number, summary: BatchSummary): Promise<void> {
+    const def = storeDef(change.storeKey);
+    // The file's row and its lines from one snapshot of the index, so `mtime_ms` dates the lines.
+    const { file, rows } = this.index.transaction(() => {
+      const found = this.fileRow(change.path);
+      const lines = found && change.kind !== 'removed'
+        ? (this.index
+            .prepare('SELECT e.id, e.status, e.duplicate, r.raw FROM entries e JOIN entries_raw r ON r.rid = e.rid WHERE e.file_id = ? AND e.line >= ? ORDER BY e.line')
+            .all(found.id, fromLine) as IndexedEntry[])
+        : [];
+      // A store being re-read (by this process or another sharing the index) is cleared and refilled
+      // in several transactions, its count updated last: until the two agree, come back later.
+      if (found && change.kind !== 'removed') {
+        const stored = (this.index.prepare('SELECT count(*) AS n FROM entries WHERE file_id = ?').get(found.id) as { n: number }).n;
+        if (stored !== (this.index.prepare('SELECT records FROM files WHERE id = ?').get(found.id) as { records: number }).records) throw new NotSettled();
+      }
+      return { file: found ?? null, rows: lines };
+    })();
+    // A file the index could not read for a moment (replaced while being opened, no permission) is
+    // not a file whose entries left: nothing is recorded until it is read again.
+    if (change.kind === 'removed' && file?.status === 'unreadable') return;
+    const removed = file === null || change.kind === 'removed';
+    const readState = file?.mtime_ms ?? null;
+    summary.read += rows.length;
+    const countBefore = this.write(() => (this.claim(change.path, readState), this.openSightings(change.path).size));
+    const catchUp = this.clock.catchingUpFrom();
+    const origin = catchUp ? (catchUp.from === null ? 'baseline' : 'catch-up') : 'live';
+    const after = catchUp?.from ?? null;
+    const now = this.clock.now();
+    const seen = new Set<string>();
+    for (let start = 0; start < rows.length; start += CHUNK_ROWS) {
+      if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+      if (this.paused) return;
+      this.write(() => {
+        this.claim(change.path, readState);
+        const open = this.openSightings(change.path);
+        for (const row of rows.slice(start, start + CHUNK_ROWS)) {
+          if (row.duplicate) continue;
+          const sha = sha256(row.raw);
+          const key = row.id ?? `(no id) ${sha.slice(0, 12)}`;
+          seen.add(key);
+          if (open.get(key)?.sha === sha) continue;
+          // Inside the transaction the database, not the cache, decides (another recorder may have written it).
+          const current = this.db.prepare('SELECT id, sha FROM sightings WHERE path = ? AND entry_id = ? AND gone_at IS NULL').get(change.path, key) as { id: number; sha: string } | undefined;
+          if (current?.sha === sha) {
+            open.set(key, { rowid: current.id, sha });
+            continue;
+          }
+          const previousSha = current?.sha ?? (this.db.prepare('SELECT sha FROM sightings WHERE entry_id = ? ORDER BY id DESC LIMIT 1').get(key) as { sha: string } | undefined)?.sha ?? null;
+          this.versions.write(sha, key, row.raw, previousSha, now);
+          if (current) this.db.prepare("UPDATE sightings SET gone_at = ?, gone_after = ?, last_seen = ?, gone_reason = 'changed' WHERE id = ?").run(now, after, after ?? now, current.id);
+          const tier = file!.tier;
+          const inserted = this.db
+            .prepare('INSERT INTO sightings(entry_id, tier, kind, store_key, path, file, sha, status, origin, first_seen, first_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+            .run(key, tier, kindOf(def?.collection ?? 'active', tier), change.storeKey, change.path, file!.name, sha, row.status, origin, now, after);
+          open.set(key, { rowid: Number(inserted.lastInsertRowid), sha });
+          if (current) summary.changed++;
+          else summary.added++;
+        }
+      });
+    }
+    if (!removed && fromLine > 1) return; // an append removes nothing
+    const quarantines = this.facts.quarantines();
+    this.write(() => {
+      this.claim(change.path, readState);
+      const open = this.openSightings(change.path);
+      for (const [key, sighting] of [...open]) {
+        if (seen.has(key)) continue;
+        open.delete(key);
+        const row = this.db.prepare('SELECT * FROM sightings WHERE id = ? AND gone_at IS NULL').get(sighting.rowid) as Record<string, unknown> | undefined;
+        if (!row) continue;
+        const reason = explainGone(
+          this.db,
+          { entryId: key, tier: String(row.tier), kind: String(row.kind), file: String(row.file), goneAt: now, goneAfter: after, storeCount: countBefore, record: parseRecord(this.versions.text(String(row.sha))), fileRemoved: removed },
+          quarantines,
+          this.facts.caps,
+        );
+        this.db
+          .prepare('UPDATE sightings SET gone_at = ?, gone_after = ?, last_seen = ?, gone_reason = ?, gone_detail = ?, store_count = ? WHERE id = ?')
+          .run(now, after, after ?? now, reason.code, reason.text, countBefore, sighting.rowid);
+        summary.gone++;
+      }
+    });
+  }
+
+  /** Archived tombstones and phase completions from the event logs' rows this pass wrote. */
+  private recordEvents(fileId: number, storeKey: string, fromLine: number): number {
+    const rows = this.index
+      .prepare(
+        "SELECT e.kind, e.phase, e.ts_ms, r.raw FROM events e JOIN events_raw r ON r.rid = e.rid WHERE e.file_id = ? AND e.line >= ? AND e.kind IN ('archived', 'outcome', 'curator_compliance')",
+      )
+      .all(fileId, fromLine) as { kind: string; phase: string | null; ts_ms: number | null; raw: string }[];
+    let recorded = 0;
+    const tombstone = this.db.prepare('INSERT OR IGNORE INTO tombstones(event_key, entry_id, tier, at, actor, reason, mode, previous_status) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+    const phase = this.db.prepare('INSERT INTO moments(name, at, source) VALUES (?, ?, ?) ON CONFLICT(name) DO UPDATE SET at = max(at, excluded.at), source = excluded.source WHERE excluded.at > at');
+    for (const row of rows) {
+      if (row.ts_ms === null) continue;
+      if (row.kind === 'archived') {
+        let v: Record<string, unknown>;
+        try {
+          v = JSON.parse(row.raw) as Record<string, unknown>;
+        } catch {
+          continue;
+        }
+        const str = (x: unknown) => (typeof x === 'string' ? x : null);
+        const entryId = str(v.entry_id);
+        if (!entryId) continue;
+        const tier = str(v.tier) ?? (storeKey === 'hive-events' ? 'hive' : null);
+        recorded += tombstone.run(str(v.event_id) ?? sha256(row.raw), entryId, tier, row.ts_ms, str(v.actor), str(v.reason), str(v.mode), str(v.previous_status)).changes;
+      } else {
+        const n = /(\d+)/.exec(row.phase ?? '')?.[1];
+        if (n) recorded += phase.run(`phase:${Number(n)}`, row.ts_ms, `${storeKey} ${row.kind}`).changes;
+      }
+    }
+    return recorded;
+  }
+}
+
