@@ -21,6 +21,7 @@ import { parseArgs } from 'node:util';
 import type { FeedItem, ServerInfo } from '../../shared/contract/live';
 import { Bridge } from '../core/bridge/bridge';
 import { blockedPortMessage } from '../core/bridge/opencode-api';
+import { maskCredentials } from '../core/platform/util/credentials';
 import { terminalJson, terminalLine } from '../core/platform/util/terminal-text';
 
 const SYNC_TIMEOUT_MS = 20_000;
@@ -95,7 +96,8 @@ export async function run(argv: string[]): Promise<number> {
   const print = (item: FeedItem) => {
     if (printed.has(item.id) || !inScope(item)) return;
     printed.add(item.id);
-    process.stdout.write(`${values.json ? terminalJson(toJsonLine(item)) : terminalLine(toTextLine(item))}\n`);
+    // Credentials in store text are masked on the way out, as everywhere (platform/util/credentials.ts).
+    process.stdout.write(`${values.json ? terminalJson(maskCredentials(toJsonLine(item))) : terminalLine(maskCredentials(toTextLine(item)))}\n`);
   };
   bridge.subscribe((event) => {
     if (!live) return;

@@ -1,3 +1,4 @@
+import { maskCredentials } from '../core/platform/util/credentials';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -63,7 +64,8 @@ export async function run(argv: string[]): Promise<number> {
   }
   const { integrity } = await verifyReceipts(path.join(projectDir, '.swarm'));
   const exitCode = exitCodeOf(integrity.verdict);
-  if (values.json) console.log(terminalJson(JSON.stringify({ ...integrity, exitCode }, null, 2)));
-  else console.log(terminalText(formatIntegrity(integrity)));
+  // Credentials in store text are masked on the way out, as everywhere (platform/util/credentials.ts).
+  if (values.json) console.log(terminalJson(maskCredentials(JSON.stringify({ ...integrity, exitCode }, null, 2))));
+  else console.log(terminalText(maskCredentials(formatIntegrity(integrity))));
   return exitCode;
 }

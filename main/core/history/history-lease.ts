@@ -1,5 +1,9 @@
 import fs from 'node:fs';
 import lockfile from 'proper-lockfile';
+import { PRIVATE_FILE_MODE } from '../platform/paths/private-files';
+
+/** proper-lockfile's fs, making its lock folder 0700 from the start (no moment with a wider mode). */
+const PRIVATE_MKDIR_FS = { ...fs, mkdir: (dir: string, callback: (error: NodeJS.ErrnoException | null) => void) => fs.mkdir(dir, { mode: 0o700 }, callback) };
 
 /**
  * The single-writer lease on a workspace's history.db: only the process holding it records. It is
@@ -36,6 +40,8 @@ export class HistoryLease {
       this.release = await lockfile.lock(this.dbFile, {
         lockfilePath: this.lockDir,
         realpath: false,
+        // The lease lives in the console's private user-data folder: its lock folder is 0700 like the rest.
+        fs: PRIVATE_MKDIR_FS,
         stale: LEASE_STALE_MS,
         update: LEASE_UPDATE_MS,
         retries: 0,
@@ -49,7 +55,8 @@ export class HistoryLease {
       throw error;
     }
     try {
-      fs.writeFileSync(this.pidFile, String(process.pid));
+      fs.writeFileSync(this.pidFile, String(process.pid), { mode: PRIVATE_FILE_MODE });
+      fs.chmodSync(this.pidFile, PRIVATE_FILE_MODE);
     } catch {
       /* only used to name the holder */
     }
