@@ -51,7 +51,7 @@ test('credentials show masked in the table and detail; Reveal shows one entry an
   await page.evaluate(() => ((globalThis as unknown as { location: { hash: string } }).location.hash = '#/knowledge'));
   await expect(page.getByTestId('status-plugin-upgrade')).toContainText("this project's plugin keeps Swarm knowledge in swarm.db since 2026-07-10T08:00:00.000Z");
   await expect(page.getByTestId('swarm-db-archive')).toContainText('the console shows the archived JSONL as of then');
-  await expect(page.getByTestId('swarm-db-tables')).toContainText('knowledge — 1 rows (knowledge), not read yet');
+  await expect(page.getByTestId('swarm-db-tables')).toContainText('knowledge — 1 row (knowledge), not read yet');
 
   const grid = page.getByRole('grid', { name: 'Knowledge entries' });
   const row = grid.locator('[role=row][data-key]', { hasText: 'Staging runs on' });

@@ -37,7 +37,7 @@ test('a view whose live stream broke catches up on what it missed once the strea
     else void route.continue();
   });
   await page.goto(`${consoleHost.launchUrl}#/knowledge`);
-  await expect(page.getByTestId('entry-count')).toHaveText('1 entries');
+  await expect(page.getByTestId('entry-count')).toHaveText('1 entry');
   await expect.poll(() => held !== null).toBe(true);
 
   // Another process appends a lesson while no stream can tell the view; wait until the console has read it.
@@ -53,7 +53,7 @@ test('a view whose live stream broke catches up on what it missed once the strea
       return ((await response.json()) as { value: { total: number } }).value.total;
     }, { timeout: 30_000 })
     .toBe(2);
-  await expect(page.getByTestId('entry-count')).toHaveText('1 entries');
+  await expect(page.getByTestId('entry-count')).toHaveText('1 entry');
 
   // The stream fails; the adapter subscribes again and the view refetches what it missed.
   await (held as Route | null)?.abort('connectionreset');
