@@ -146,6 +146,9 @@ test('a tab whose console was restarted is told plainly to sign in again', async
   const port = Number(new URL(first.origin).port);
   await page.goto(first.launchUrl);
   await expect(page.getByTestId('status-project')).toBeVisible();
+  // The question here is what the tab's next call is told; its live streams, retrying meanwhile, would
+  // otherwise race the click to the restarted console.
+  await page.route('**/api/subscribe/**', (route) => route.abort());
   await first.stop();
   const second = await startConsole({ userDataDir, port });
   try {
