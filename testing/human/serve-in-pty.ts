@@ -43,7 +43,10 @@ export async function serveInPty(options: ServeInPtyOptions): Promise<ServeInPty
   Object.assign(env, options.env ?? {});
   const argv = [process.execPath, cli, 'serve', '--port', '0', '--project', options.project, '--hive', options.hive, '--user-data', options.userData];
   const quote = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
-  const command = argv.map(quote).join(' ') + (options.teeTo ? ` 2>&1 | tee ${quote(options.teeTo)}` : '');
+  // `exec` so serve's parent is `script` whatever shell `script` starts (bash execs a lone command
+  // itself, dash does not); the shell is pinned so this machine and CI run the same chain.
+  const command = options.teeTo ? `${argv.map(quote).join(' ')} 2>&1 | tee ${quote(options.teeTo)}` : `exec ${argv.map(quote).join(' ')}`;
+  env.SHELL = '/bin/sh';
   const scriptArgs = ['-qfec', command, '/dev/null'];
   const child = options.launcher
     ? spawn(options.launcher, ['-e', `require('node:child_process').spawn('script', ${JSON.stringify(scriptArgs)}, { stdio: 'inherit' }).on('exit', (c) => process.exit(c ?? 1)); process.on('SIGTERM', () => {})`], { cwd: repo, env })
