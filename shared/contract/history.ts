@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { NoInput, query } from './define';
+import { HumanCommitFields, humanCommit, humanPreview, NoInput, query } from './define';
+import { HumanPreviewBase, WriteResult } from './commands';
 
 /**
  * Knowledge history (issue 20): what the console remembers of every entry store it reads —
@@ -118,14 +119,51 @@ const MomentsOutput = z.object({
   store: z.object({ file: z.string(), setAside: z.object({ file: z.string(), reason: z.string(), message: z.string() }).nullable() }),
 });
 
+const RestoreInput = z
+  .object({
+    id: z.string().min(1).max(256),
+    /** The version to bring back; default: the entry's last version (what `history.forgotten` lists). */
+    sha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+  })
+  .strict();
+
+const RestorePreview = HumanPreviewBase.extend({
+  id: z.string(),
+  tier: Tier,
+  /** The active store the line is appended to (knowledge.jsonl, shared-learnings.jsonl or the link's). */
+  storeFile: z.string(),
+  /** The version restored (its sha256 as history recorded it) and the exact line the commit appends. */
+  versionSha256: z.string(),
+  line: z.string(),
+  lesson: z.string(),
+  /** Why it left, from history. */
+  reason: Reason,
+  /** Set when the active store holds at least the plugin's cap of entries after the append. */
+  cap: z
+    .object({
+      cap: z.number().int(),
+      countAfter: z.number().int(),
+      /** The entry the plugin would evict first (its oldest), or null when the console cannot tell. */
+      evictFirst: z.object({ id: z.string(), lesson: z.string() }).nullable(),
+      text: z.string(),
+    })
+    .nullable(),
+  /** Each file the commit would change, and how. */
+  effects: z.array(z.string()),
+  warnings: z.array(z.string()),
+});
+
 export const historyOps = {
   'history.changes': query('Entries added, removed (with the reason) and changed (field by field) between two moments, with unobserved stretches.', ChangesInput, ChangesOutput),
   'history.asOf': query('The entries of every store as they were at a moment.', AsOfInput, AsOfOutput),
   'history.timeline': query("One entry's versions: when, where it lived, what changed, why each ended.", TimelineInput, TimelineOutput),
   'history.forgotten': query('Entries that left the active stores without a person quarantining them, with their last version and the reason.', NoInput, ForgottenOutput),
   'history.moments': query('The moments history can resolve: now, when you last looked, phase completions; and the state of the history database.', NoInput, MomentsOutput),
+  'history.restore.preview': humanPreview("What restoring a forgotten entry's last version to its active store would write (the plugin's restore: the line appended with status restored).", RestoreInput, RestorePreview),
+  'history.restore.commit': humanCommit('Appends the previewed version to its active store under the plugin lock, with status restored, backed up first and verified after.', z.object(HumanCommitFields).strict(), WriteResult),
 } as const;
 
+export type RestorePreview = z.infer<typeof RestorePreview>;
 export type ChangesOutput = z.infer<typeof ChangesOutput>;
 export type AsOfOutput = z.infer<typeof AsOfOutput>;
 export type TimelineOutput = z.infer<typeof TimelineOutput>;

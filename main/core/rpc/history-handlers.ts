@@ -1,3 +1,4 @@
+import { ConsoleError } from '../../../shared/contract';
 import { HistoryService, consoleQuarantines } from '../history/history-service';
 import { HistoryQueries } from '../history/history-queries';
 import type { Workspace } from '../workspace/workspace';
@@ -27,7 +28,12 @@ async function queries(ctx: CoreContext): Promise<HistoryQueries> {
   });
 }
 
-type HistoryOps = 'history.changes' | 'history.asOf' | 'history.timeline' | 'history.forgotten' | 'history.moments';
+type HistoryOps = 'history.changes' | 'history.asOf' | 'history.timeline' | 'history.forgotten' | 'history.moments' | 'history.restore.preview' | 'history.restore.commit';
+
+// TEMPORARY (this session, replaced by the history-restore branch before anything lands).
+const notYet = () => {
+  throw new ConsoleError('unavailable', 'history restore is being built');
+};
 
 export function createHistoryHandlers(ctx: CoreContext): Pick<CallHandlers, HistoryOps> {
   // Record from the moment a workspace opens, not from the first history query.
@@ -44,5 +50,7 @@ export function createHistoryHandlers(ctx: CoreContext): Pick<CallHandlers, Hist
     'history.timeline': async (input) => (await queries(ctx)).timeline(input.id),
     'history.forgotten': async () => (await queries(ctx)).forgotten(),
     'history.moments': async () => (await queries(ctx)).moments(),
+    'history.restore.preview': notYet,
+    'history.restore.commit': notYet,
   };
 }
