@@ -33,7 +33,7 @@ export interface RestoreWorkspace {
   backups(): string[];
 }
 
-export async function restoreWorkspace(stores: { swarm: unknown[]; hive?: unknown[]; files?: Record<string, string> }, cleanups: (() => unknown)[]): Promise<RestoreWorkspace> {
+export async function restoreWorkspace(stores: { swarm: unknown[]; hive?: unknown[]; files?: Record<string, string> }, cleanups: (() => unknown)[], options: { lockWaitMs?: number } = {}): Promise<RestoreWorkspace> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'history-restore-'));
   cleanups.push(() => fs.rmSync(root, { recursive: true, force: true }));
   const project = path.join(root, 'billing-api');
@@ -47,7 +47,7 @@ export async function restoreWorkspace(stores: { swarm: unknown[]; hive?: unknow
   fs.writeFileSync(knowledge, lines(stores.swarm));
   fs.writeFileSync(hiveStore, lines(stores.hive ?? []));
   for (const [name, text] of Object.entries(stores.files ?? {})) fs.writeFileSync(path.join(swarm, name), text);
-  const core = await createConsoleCore({ userDataDir: userData, host: 'electron', version: 'test', human: { lockWaitMs: 3_000, revertCheckMs: 3_600_000 } }, { project, hive });
+  const core = await createConsoleCore({ userDataDir: userData, host: 'electron', version: 'test', human: { lockWaitMs: options.lockWaitMs ?? 3_000, revertCheckMs: 3_600_000 } }, { project, hive });
   cleanups.push(() => core.dispose());
   const person = new FakeConfirmation(true);
   const caller: CallerContext = { host: 'electron', confirmation: person };

@@ -1,5 +1,7 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import lockfile from 'proper-lockfile';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hiveEntry, knowledgeEvent, lines, quarantinedEntry, rejectedLesson, swarmEntryV2 } from '../../../testing/stores/sample-records';
 import { restoreWorkspace } from '../../../testing/history/restore-workspace';
@@ -79,6 +81,34 @@ describe('history.restore: a forgotten entry back in its active store', () => {
     expect(read(w.knowledge)).toBe(changed);
     expect(w.backups()).toEqual([]);
     expect(w.core.human.audit.read().records.at(-1)).toMatchObject({ event: 'refusal', op: 'history.restore.commit', binding: 'store fingerprint' });
+  }, 60_000);
+
+  it('re-verifies under the plugin lock: a line appended while the commit waited for .swarm.lock refuses it, the append survives', async () => {
+    const w = await restoreWorkspace({ swarm: [entry(1), entry(2), entry(3)] }, cleanups, { lockWaitMs: 20_000 });
+    await w.settled(3);
+    await w.forget(w.knowledge, [id(2)]);
+    const preview = await w.call('history.restore.preview', { id: id(2) });
+    const release = await lockfile.lock(w.swarm, { stale: 5_000, update: 1_000, realpath: true });
+    let released = false;
+    try {
+      const commit = w.core.dispatcher.forCaller(w.caller).call('history.restore.commit', confirm(preview.token));
+      // The backup is written before the lock is taken: once it exists the commit is waiting.
+      await waitFor(() => w.backups().length === 1, 15_000, 'the backup');
+      const appended = JSON.stringify(entry(9));
+      await new Promise<void>((resolve, reject) => {
+        const child = spawn(process.execPath, ['-e', `require('node:fs').appendFileSync(${JSON.stringify(w.knowledge)}, ${JSON.stringify(`${appended}\n`)})`], { stdio: 'inherit' });
+        child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`append child exited ${code}`))));
+      });
+      const expected = read(w.knowledge);
+      await release();
+      released = true;
+      const result = await commit;
+      expect(result).toMatchObject({ ok: false, error: { code: 'forbidden', message: expect.stringMatching(/^Refused \(store fingerprint\): The store now holds 3 entries, not the 2 of the preview/) } });
+      expect(read(w.knowledge)).toBe(expected);
+      expect(w.backups()).toEqual([]);
+    } finally {
+      if (!released) await release();
+    }
   }, 60_000);
 
   it('refuses an id already in the store, one in the quarantine sidecar, an id or version history does not have', async () => {
