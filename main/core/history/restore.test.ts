@@ -23,7 +23,8 @@ describe('history.restore: a forgotten entry back in its active store', () => {
   it('round trip: preview → the person confirms → commit appends the exact line with its status, backed up, audited; history shows it back', async () => {
     const rejected = [rejectedLesson({ id: id(2), rejection_layer: 3 }), rejectedLesson({ id: 'other-lesson' })];
     const w = await restoreWorkspace({ swarm: [entry(1), entry(2, { status: 'established' }), entry(3)], files: { 'knowledge-rejected.jsonl': lines(rejected) } }, cleanups);
-    await w.settled(5); // three active entries and two rejected fingerprints
+    // Three active entries and two rejected fingerprints; the one of e002 was there before e002 left, so it is no move.
+    await w.settled(5);
     await w.forget(w.knowledge, [id(2)]);
     const before = read(w.knowledge);
 
@@ -31,7 +32,7 @@ describe('history.restore: a forgotten entry back in its active store', () => {
     const restored = JSON.parse(preview.line);
     expect(restored).toEqual({ ...entry(2, { status: 'established' }), updated_at: restored.updated_at });
     expect(Date.parse(restored.updated_at)).toBeGreaterThan(Date.parse('2026-06-22T16:40:10.003Z'));
-    expect(preview).toMatchObject({ id: id(2), tier: 'swarm', restoreStatus: 'established', reason: { text: expect.any(String) }, cap: null, storeFile: fs.realpathSync(w.knowledge), lesson: 'Lesson 2: retry the flaky upload with backoff.' });
+    expect(preview).toMatchObject({ id: id(2), tier: 'swarm', restoreStatus: 'established', reason: { code: 'removed', text: 'removed (the stores do not say why)', inference: false }, cap: null, storeFile: fs.realpathSync(w.knowledge), lesson: 'Lesson 2: retry the flaky upload with backoff.' });
     expect(preview.effects).toEqual([expect.stringMatching(/^knowledge\.jsonl: append 1 line .* with status established/), `knowledge-rejected.jsonl: remove 1 fingerprint with the id ${id(2)}, as the plugin's restore does; every other line kept byte for byte`]);
     expect(read(w.knowledge)).toBe(before);
 
