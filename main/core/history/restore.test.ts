@@ -7,6 +7,7 @@ import { hiveEntry, knowledgeEvent, lines, quarantinedEntry, rejectedLesson, swa
 import { restoreWorkspace } from '../../../testing/history/restore-workspace';
 import { waitFor } from '../../../testing/history/plugin-writes';
 import { capEntries, firstEvicted } from './eviction-order';
+import { checkRestoreKept } from './restore-check';
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -38,7 +39,7 @@ describe('history.restore: a forgotten entry back in its active store', () => {
 
     const done = await w.call('history.restore.commit', confirm(preview.token));
     expect(w.person.shown.at(-1)).toMatchObject({ op: 'history.restore.commit', ids: [id(2)], title: `restore of ${id(2)} from history to the project's knowledge, with status established` });
-    expect(done).toMatchObject({ state: 'committed', ids: [id(2)], before: { entryCount: 2 }, after: { entryCount: 3 }, revertCheckAt: null });
+    expect(done).toMatchObject({ state: 'committed', ids: [id(2)], before: { entryCount: 2 }, after: { entryCount: 3 }, revertCheckAt: expect.any(String) });
     expect(done.messages).toEqual(expect.arrayContaining([`Removed 1 rejected fingerprint with this id from knowledge-rejected.jsonl.`]));
     expect(read(w.knowledge)).toBe(`${before}${preview.line}\n`);
     expect(read(path.join(w.swarm, 'knowledge-rejected.jsonl'))).toBe(lines([rejected[1]]));
@@ -52,6 +53,13 @@ describe('history.restore: a forgotten entry back in its active store', () => {
     expect(back).toMatchObject({ sha256: expect.stringMatching(/^[0-9a-f]{64}$/), record: { status: 'established', updated_at: restored.updated_at } });
     expect(back.sha256).not.toBe(preview.versionSha256);
     expect((await w.call('history.forgotten', {})).entries.map((e: any) => e.id)).not.toContain(id(2));
+    // A plugin pass that read the store before the commit drops the line again: the re-read says so.
+    const check = { op: 'history.restore.commit', store: w.knowledge, backupDir: backup, id: id(2), token12: done.token12 };
+    expect(await checkRestoreKept(w.core.human, w.caller, check)).toBe(true);
+    fs.writeFileSync(w.knowledge, before);
+    expect(await checkRestoreKept(w.core.human, w.caller, check)).toBe(false);
+    expect(w.core.human.audit.read().records.at(-1)).toMatchObject({ event: 'warning', ids: [id(2)], message: expect.stringContaining(`The restored entry ${id(2)} is no longer in knowledge.jsonl`) });
+    expect(JSON.parse(fs.readFileSync(path.join(backup, 'result.json'), 'utf8'))).toMatchObject({ state: 'committed', post_check: { dropped_ids: [id(2)] } });
     // The token commits once.
     expect(await w.refused('history.restore.commit', confirm(preview.token))).toMatchObject({ code: 'forbidden', message: expect.stringMatching(/^Refused \(single use\)/) });
   }, 60_000);

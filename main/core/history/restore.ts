@@ -20,6 +20,7 @@ import { backupRoot } from '../swarm/quarantine-restore';
 import { fileBindings, knowledgeFamily } from '../swarm/swarm-store';
 import type { Caps } from './disappearance';
 import { capEntries, firstEvicted, rollupsOf, type CounterFiles } from './eviction-order';
+import { scheduleRestoreCheck } from './restore-check';
 import { chooseVersion, restoredLine, restoredStatus, tombstonesOf, versionText, type HistorySource, type Tier } from './restore-version';
 
 /**
@@ -263,6 +264,6 @@ async function finish(services: HumanServices, caller: CallerContext, outcome: A
     before: { entryCount: before.fingerprint.entry_count, fileSha256: before.fingerprint.file_sha256 },
     after: { entryCount: after.fingerprint.entry_count, fileSha256: after.fingerprint.file_sha256 },
     messages,
-    revertCheckAt: null,
+    revertCheckAt: scheduleRestoreCheck(services, caller, { op: HISTORY_RESTORE_OP, store: t.store, backupDir: outcome.backup.dir, id: ids[0] as string, token12 }),
   };
 }
