@@ -18,6 +18,8 @@ export interface RestoreWorkspace {
   swarm: string;
   hive: string;
   userData: string;
+  /** The knowledge family's folder: `.swarm`, or the link store `links/shared-ws` when linked. */
+  dir: string;
   knowledge: string;
   hiveStore: string;
   core: ConsoleCore;
@@ -33,7 +35,7 @@ export interface RestoreWorkspace {
   backups(): string[];
 }
 
-export async function restoreWorkspace(stores: { swarm: unknown[]; hive?: unknown[]; files?: Record<string, string> }, cleanups: (() => unknown)[], options: { lockWaitMs?: number } = {}): Promise<RestoreWorkspace> {
+export async function restoreWorkspace(stores: { swarm: unknown[]; hive?: unknown[]; files?: Record<string, string> }, cleanups: (() => unknown)[], options: { lockWaitMs?: number; linked?: boolean } = {}): Promise<RestoreWorkspace> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'history-restore-'));
   cleanups.push(() => fs.rmSync(root, { recursive: true, force: true }));
   const project = path.join(root, 'billing-api');
@@ -42,11 +44,17 @@ export async function restoreWorkspace(stores: { swarm: unknown[]; hive?: unknow
   const userData = path.join(root, 'user-data');
   fs.mkdirSync(swarm, { recursive: true });
   fs.mkdirSync(hive, { recursive: true });
-  const knowledge = path.join(swarm, 'knowledge.jsonl');
+  let dir = swarm;
+  if (options.linked) {
+    dir = path.join(hive, 'links', 'shared-ws');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(swarm, 'link.json'), JSON.stringify({ version: 1, linkId: 'shared-ws', createdAt: '2026-06-01T00:00:00.000Z', source: 'manual' }, null, 2));
+  }
+  const knowledge = path.join(dir, 'knowledge.jsonl');
   const hiveStore = path.join(hive, 'shared-learnings.jsonl');
   fs.writeFileSync(knowledge, lines(stores.swarm));
   fs.writeFileSync(hiveStore, lines(stores.hive ?? []));
-  for (const [name, text] of Object.entries(stores.files ?? {})) fs.writeFileSync(path.join(swarm, name), text);
+  for (const [name, text] of Object.entries(stores.files ?? {})) fs.writeFileSync(path.join(dir, name), text);
   const core = await createConsoleCore({ userDataDir: userData, host: 'electron', version: 'test', human: { lockWaitMs: options.lockWaitMs ?? 3_000, revertCheckMs: 3_600_000 } }, { project, hive });
   cleanups.push(() => core.dispose());
   const person = new FakeConfirmation(true);
@@ -63,6 +71,7 @@ export async function restoreWorkspace(stores: { swarm: unknown[]; hive?: unknow
     swarm,
     hive,
     userData,
+    dir,
     knowledge,
     hiveStore,
     core,

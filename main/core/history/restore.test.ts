@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
+import Database from 'better-sqlite3';
 import lockfile from 'proper-lockfile';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hiveEntry, knowledgeEvent, lines, quarantinedEntry, rejectedLesson, swarmEntryV2 } from '../../../testing/stores/sample-records';
@@ -8,6 +10,24 @@ import { restoreWorkspace } from '../../../testing/history/restore-workspace';
 import { waitFor } from '../../../testing/history/plugin-writes';
 import { capEntries, firstEvicted } from './eviction-order';
 import { checkRestoreKept } from './restore-check';
+import { sha256 } from './version-codec';
+
+/** The workspace's history database, opened beside the console (WAL) to age it as its size budget would. */
+function historyDb(userData: string): Database.Database {
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of fs.readdirSync(dir)) {
+      const file = path.join(dir, name);
+      if (fs.statSync(file).isDirectory()) walk(file);
+      else if (name === 'history.db') found.push(file);
+    }
+  };
+  walk(path.join(userData, 'workspaces'));
+  expect(found).toHaveLength(1);
+  const db = new Database(found[0] as string);
+  db.pragma('busy_timeout = 5000');
+  return db;
+}
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -135,6 +155,27 @@ describe('history.restore: a forgotten entry back in its active store', () => {
     expect(w.core.human.audit.read().records.filter((r) => r?.op === 'history.restore.commit')).toEqual([]);
   }, 60_000);
 
+  it('refuses a version that is not a JSON object, and a commit whose version history thinned after the preview', async () => {
+    const w = await restoreWorkspace({ swarm: [entry(1), entry(2), entry(3)] }, cleanups);
+    await w.settled(3);
+    await w.forget(w.knowledge, [id(2)]);
+    const preview = await w.call('history.restore.preview', { id: id(2) });
+    const db = historyDb(w.userData);
+    cleanups.push(() => db.close());
+    // A version recorded under an id whose line is a JSON array (history keeps what the store held).
+    const odd = '["id","odd"]';
+    const now = Date.now();
+    db.prepare('INSERT INTO versions(sha, entry_id, base_sha, depth, size, data, first_at) VALUES (?, ?, NULL, 0, ?, ?, ?)').run(sha256(odd), 'odd', odd.length, zlib.deflateRawSync(Buffer.from(odd)), now);
+    db.prepare("INSERT INTO sightings(entry_id, tier, kind, store_key, path, file, sha, status, origin, first_seen, gone_at, gone_reason) VALUES ('odd', 'swarm', 'active', 'knowledge', ?, '.swarm/knowledge.jsonl', ?, NULL, 'live', ?, ?, 'removed')").run(w.knowledge, sha256(odd), now - 2000, now - 1000);
+    expect(await w.refused('history.restore.preview', { id: 'odd' })).toEqual({ code: 'failed', message: `Version ${sha256(odd).slice(0, 12)}… of odd is not a JSON object; restoring it would append a line the plugin drops. Nothing can be previewed or written.` });
+
+    const before = read(w.knowledge);
+    db.prepare('DELETE FROM versions WHERE sha = ?').run(preview.versionSha256);
+    expect(await w.refused('history.restore.commit', confirm(preview.token))).toEqual({ code: 'forbidden', message: `Refused (binding): History no longer holds version ${preview.versionSha256.slice(0, 12)}… of ${id(2)} (thinned after the preview); run the preview again. Nothing was changed.` });
+    expect(read(w.knowledge)).toBe(before);
+    expect(w.backups()).toEqual([]);
+  }, 60_000);
+
   it('at the cap: names the entry the plugin would evict first (inactive, then lowest signal, then oldest) and says it may evict the restored one again', async () => {
     const bad = { retrieval_outcomes: { shown_count: 9, applied_explicit_count: 0, violated_count: 4, ignored_count: 2 } };
     const store = Array.from({ length: 100 }, (_, i) => entry(i + 1, i === 0 ? { status: 'promoted' } : i === 49 ? { status: 'candidate', ...bad } : i === 69 ? { status: 'archived' } : { status: 'candidate' }));
@@ -168,6 +209,24 @@ describe('history.restore: a forgotten entry back in its active store', () => {
     expect((await w.refused('history.restore.preview', { id: id(2) })).message).toContain('knowledge.jsonl is a symlink outside the workspace');
     expect(read(outside)).toBe(lines([entry(1), entry(3)]));
     expect(fs.lstatSync(w.knowledge).isSymbolicLink()).toBe(true);
+  }, 60_000);
+
+  it('link tier: appends to the link store under links/shared-ws.lock and removes its fingerprints; the project\'s own folder untouched', async () => {
+    const w = await restoreWorkspace({ swarm: [entry(1), entry(2)], files: { 'knowledge-rejected.jsonl': lines([rejectedLesson({ id: id(2) })]) } }, cleanups, { linked: true, lockWaitMs: 800 });
+    await w.settled(3);
+    await w.forget(w.knowledge, [id(2)]);
+    const preview = await w.call('history.restore.preview', { id: id(2) });
+    expect(preview).toMatchObject({ tier: 'link', storeFile: fs.realpathSync(w.knowledge) });
+    const release = await lockfile.lock(w.dir, { stale: 5_000, update: 1_000, realpath: true });
+    const held = await w.refused('history.restore.commit', confirm(preview.token));
+    await release();
+    expect(held.message).toMatch(/lock_timeout.*links\/shared-ws\.lock/);
+    const again = await w.call('history.restore.preview', { id: id(2) });
+    const before = read(w.knowledge);
+    await w.call('history.restore.commit', confirm(again.token));
+    expect(read(w.knowledge)).toBe(`${before}${again.line}\n`);
+    expect(read(path.join(w.dir, 'knowledge-rejected.jsonl'))).toBe('');
+    expect(fs.readdirSync(w.swarm)).toEqual(['link.json']);
   }, 60_000);
 
   it('hive: appends to shared-learnings.jsonl under the hive lock, and touches no rejected file', async () => {

@@ -197,8 +197,9 @@ export function commitHistoryRestore(services: HumanServices, caller: CallerCont
     const snapshots = (s: Snapshots) => ({ store: s.get(t.store) as StoreSnapshot, sidecar: s.get(t.sidecar) as StoreSnapshot, rejected: t.rejected ? (s.get(t.rejected) as StoreSnapshot) : null });
     const check = (s: Snapshots) => {
       const { store, sidecar, rejected } = snapshots(s);
+      if (line === null) throw new TokenRefusal('binding', `History no longer holds version ${(payload.bind.version ?? '').slice(0, 12)}… of ${id} (thinned after the preview); run the preview again. Nothing was changed.`, token12);
       if (store.byId.get(id)?.length) throw new TokenRefusal('entry', `${id} is in ${path.basename(store.path)} again (written after the preview); restoring it would write the id twice. Nothing was changed.`, token12);
-      const live = { version: payload.bind.version ?? '', status: payload.bind.restore_status ?? '', updatedAt: payload.bind.updated_at ?? '', sha256: line === null ? 'history no longer holds this version' : sha256Hex(line) };
+      const live = { version: payload.bind.version ?? '', status: payload.bind.restore_status ?? '', updatedAt: payload.bind.updated_at ?? '', sha256: sha256Hex(line) };
       checkLiveBindings(payload, { target: store.path, store: store.fingerprint, lineShasOf: (x) => (store.byId.get(x) ?? []).map((l) => l.sha256), bind: bindings(t, { sidecar, rejected }, live) }, token12);
     };
     const outcome = await runTransaction({
