@@ -211,6 +211,19 @@ describe('history.restore: a forgotten entry back in its active store', () => {
     expect(fs.lstatSync(w.knowledge).isSymbolicLink()).toBe(true);
   }, 60_000);
 
+  it('refuses a store the plugin imported into swarm.db, at the preview and at a commit previewed before', async () => {
+    const w = await restoreWorkspace({ swarm: [entry(1), entry(2), entry(3)] }, cleanups);
+    await w.settled(3);
+    await w.forget(w.knowledge, [id(2)]);
+    const preview = await w.call('history.restore.preview', { id: id(2) });
+    fs.renameSync(w.knowledge, `${w.knowledge}.imported`);
+    const archived = read(`${w.knowledge}.imported`);
+    for (const refusal of [await w.refused('history.restore.commit', confirm(preview.token)), await w.refused('history.restore.preview', { id: id(2) })]) {
+      expect(refusal.message).toContain("knowledge.jsonl has been imported into the plugin's swarm.db");
+    }
+    expect([fs.existsSync(w.knowledge), read(`${w.knowledge}.imported`), w.backups()]).toEqual([false, archived, []]);
+  }, 60_000);
+
   it('link tier: appends to the link store under links/shared-ws.lock and removes its fingerprints; the project\'s own folder untouched', async () => {
     const w = await restoreWorkspace({ swarm: [entry(1), entry(2)], files: { 'knowledge-rejected.jsonl': lines([rejectedLesson({ id: id(2) })]) } }, cleanups, { linked: true, lockWaitMs: 800 });
     await w.settled(3);
