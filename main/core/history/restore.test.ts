@@ -47,6 +47,7 @@ describe('history.restore: a forgotten entry back in its active store', () => {
     // Three active entries and two rejected fingerprints; the one of e002 was there before e002 left, so it is no move.
     await w.settled(5);
     await w.forget(w.knowledge, [id(2)]);
+    fs.chmodSync(w.knowledge, 0o640);
     const before = read(w.knowledge);
 
     const preview = await w.call('history.restore.preview', { id: id(2) });
@@ -62,6 +63,7 @@ describe('history.restore: a forgotten entry back in its active store', () => {
     expect(done).toMatchObject({ state: 'committed', ids: [id(2)], before: { entryCount: 2 }, after: { entryCount: 3 }, revertCheckAt: expect.any(String) });
     expect(done.messages).toEqual(expect.arrayContaining([`Removed 1 rejected fingerprint with this id from knowledge-rejected.jsonl.`]));
     expect(read(w.knowledge)).toBe(`${before}${preview.line}\n`);
+    expect(fs.statSync(w.knowledge).mode & 0o777).toBe(0o640);
     expect(read(path.join(w.swarm, 'knowledge-rejected.jsonl'))).toBe(lines([rejected[1]]));
     const backup = path.join(w.userData, 'human-only', 'backups', done.backup);
     expect(fs.readFileSync(path.join(backup, 'knowledge.jsonl'), 'utf8')).toBe(before);
