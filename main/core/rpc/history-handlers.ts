@@ -18,7 +18,8 @@ export function historyOf(ctx: CoreContext, workspace: Workspace): HistoryServic
 
 async function queries(ctx: CoreContext): Promise<HistoryQueries> {
   const service = historyOf(ctx, ctx.workspaces.current);
-  await service.ready;
+  // Everything the index has seen is recorded first: a view that asks on a store change sees that change.
+  await service.settle();
   return new HistoryQueries({
     db: service.db,
     lastLooked: service.lastLooked,
