@@ -150,7 +150,7 @@ test.describe('restoring a forgotten lesson at a console started from a terminal
     await expect(preview).toContainText(removed.lesson);
     await expect(preview.getByTestId('restore-store-file')).toContainText('knowledge.jsonl');
     await expect(preview.getByTestId('restore-line')).toContainText(removed.id);
-    await expect(preview.getByTestId('restore-line')).toContainText('"status":"restored"');
+    const line = (await preview.getByTestId('restore-line').textContent()) ?? '';
     expect(readStore(store).some((e) => e.id === removed.id)).toBe(false);
 
     await page.getByTestId('confirm-reason').fill('the plugin dropped a lesson we still need');
@@ -161,9 +161,9 @@ test.describe('restoring a forgotten lesson at a console started from a terminal
     const result = page.getByTestId('write-result');
     await expect(result).toContainText('Restored');
     await expect(result).toBeFocused();
-    const back = readStore(store).find((e) => e.id === removed.id);
-    expect(back?.status).toBe('restored');
-    expect(back?.lesson).toBe(removed.lesson);
+    // Exactly the previewed line, appended.
+    expect(fs.readFileSync(store, 'utf8').trimEnd().split('\n').at(-1)).toBe(line);
+    expect(readStore(store).find((e) => e.id === removed.id)?.lesson).toBe(removed.lesson);
     await expect(forgotten).toHaveCount(0);
   });
 });

@@ -10,6 +10,7 @@ import { WriteResultBox } from '../hive/WriteResultBox';
 import { lessonText, placeText, reasonText } from './change-text';
 import { HISTORY_STORES } from './history-stores';
 import { RestorePreview } from './RestorePreview';
+import { Term } from '../../components/Term';
 import { TimelinePanel } from './TimelinePanel';
 
 type Forgotten = ForgottenOutput['entries'][number];
@@ -37,8 +38,8 @@ export function ForgottenTab(props: { timeline: string | null; onTimeline: (id: 
   return (
     <div class="history-forgotten" data-testid="history-forgotten">
       <p class="muted">
-        Entries that left the active stores of this workspace without a person quarantining them — evicted past the plugin’s cap, archived, deleted by a sweep, moved to a side file — each with
-        its last version and why it left. Restore appends that version to its active store with status restored, as the plugin’s own restore does.
+        <Term id="forgotten">Forgotten lessons</Term>: entries that left the active stores of this workspace without a person quarantining them — evicted past the plugin’s cap, archived, deleted by a sweep, moved to a side file — each with
+        its last version and why it left. <Term id="history-restore">Restore</Term> appends that version to its tier’s active store, as the plugin’s own restore appends; its preview shows the exact line before anything is written.
       </p>
       <Show when={availability.data() && !availability.data()?.enabled}>
         <p class="banner warn" role="status" data-testid="human-disabled">
