@@ -9,6 +9,8 @@ import { reasonText } from './change-text';
  * the plugin may evict it again, and which entry it would evict first.
  */
 export function RestorePreview(props: { preview: Preview }): JSX.Element {
+  // The status the line is appended with, and why: carried by the core's preview where it says so.
+  const status = () => props.preview as Preview & { restoreStatus?: string; restoreStatusWhy?: string };
   return (
     <section class="restore-preview" data-testid="restore-preview">
       <h3>Preview: restore {props.preview.id} to the {props.preview.tier} tier’s active store</h3>
@@ -42,6 +44,13 @@ export function RestorePreview(props: { preview: Preview }): JSX.Element {
         <dd>
           <pre data-testid="restore-line">{props.preview.line}</pre>
         </dd>
+        <Show when={status().restoreStatus}>
+          <dt>Status</dt>
+          <dd data-testid="restore-status">
+            {status().restoreStatus}
+            <Show when={status().restoreStatusWhy}> — {status().restoreStatusWhy}</Show>
+          </dd>
+        </Show>
         <dt>Version</dt>
         <dd class="mono">sha256 {props.preview.versionSha256.slice(0, 12)}… as history recorded it</dd>
         <dt>Effects</dt>
