@@ -151,6 +151,7 @@ test.describe('restoring a forgotten lesson at a console started from a terminal
     await expect(preview.getByTestId('restore-store-file')).toContainText('knowledge.jsonl');
     await expect(preview.getByTestId('restore-line')).toContainText(removed.id);
     const line = (await preview.getByTestId('restore-line').textContent()) ?? '';
+    await expect(preview.getByTestId('restore-status')).toBeVisible();
     expect(readStore(store).some((e) => e.id === removed.id)).toBe(false);
 
     await page.getByTestId('confirm-reason').fill('the plugin dropped a lesson we still need');

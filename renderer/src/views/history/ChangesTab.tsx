@@ -126,7 +126,7 @@ export function ChangesTab(props: { state: HistoryState; moments: MomentsOutput 
               <For each={d().gaps}>
                 {(gap) => (
                   <p class="muted small" data-testid="history-gap">
-                    Not observed from {when(gap.from)} to {when(gap.to)}: {gap.text}
+                    Not observed from {when(gap.from)} to {when(gap.to)}: no console or recorder was watching, so what changed then shows as one change somewhere in that stretch.
                   </p>
                 )}
               </For>

@@ -7,7 +7,7 @@ import { plural, when } from '../../state/format';
 import { createHumanFlow } from '../../state/human-flow';
 import { createQuery, freshQuery } from '../../state/query';
 import { WriteResultBox } from '../hive/WriteResultBox';
-import { lessonText, placeText, reasonText } from './change-text';
+import { lessonText, placeText, reasonText, unobservedText } from './change-text';
 import { HISTORY_STORES } from './history-stores';
 import { RestorePreview } from './RestorePreview';
 import { Term } from '../../components/Term';
@@ -104,7 +104,7 @@ export function ForgottenTab(props: { timeline: string | null; onTimeline: (id: 
               <li class="forgotten-item" classList={{ current: restoring() === entry.id }} data-testid="forgotten-entry" data-id={entry.id}>
                 <p class="lesson-text">{lessonOf(entry)}</p>
                 <p class="small">
-                  <span class="mono">{entry.id}</span> · <span title={entry.file}>{placeText(entry)}</span> · <span data-testid="forgotten-left">{entry.unobserved ? entry.unobserved.text : `left ${when(entry.leftAt)}`}</span>
+                  <span class="mono">{entry.id}</span> · <span title={entry.file}>{placeText(entry)}</span> · <span data-testid="forgotten-left">{entry.unobserved ? unobservedText(entry.unobserved) : `left ${when(entry.leftAt)}`}</span>
                 </p>
                 <p class="small" data-testid="forgotten-reason">
                   Why: {reasonText(entry.reason)}

@@ -2,7 +2,7 @@ import { For, Match, Show, Switch, type JSX } from 'solid-js';
 import { freshQuery } from '../../state/query';
 import { operatorMessage } from '../../state/error-text';
 import { when } from '../../state/format';
-import { fieldDiffText, lessonText, placeText, reasonText } from './change-text';
+import { changeWhenText, fieldDiffText, lessonText, placeText, reasonText } from './change-text';
 import { HISTORY_STORES } from './history-stores';
 
 const ORIGIN_WORDS = { baseline: 'present when history began', 'catch-up': 'found when the console opened', live: 'seen while the console was watching' } as const;
@@ -39,7 +39,7 @@ export function TimelinePanel(props: { id: string; onClose: () => void; onOpenIn
                   {(v, i) => (
                     <li data-testid="timeline-version">
                       <p>
-                        <b>{v.unobserved ? v.unobserved.text : when(v.from)}</b> · {placeText(v)} · <span class="muted">{ORIGIN_WORDS[v.origin]}</span>
+                        <b>{changeWhenText({ at: v.from, unobserved: v.unobserved })}</b> · {placeText(v)} · <span class="muted">{ORIGIN_WORDS[v.origin]}</span>
                       </p>
                       <Show when={i() === 0 || v.fields.length === 0}>
                         <p class="lesson-text">{lessonText(typeof v.record?.lesson === 'string' ? v.record.lesson : null)}</p>

@@ -41,7 +41,8 @@ describe('row text', () => {
   it('says when, or the stretch nobody watched', () => {
     expect(changeWhenText(row({}))).toBe('2026-12-01 14:40 UTC');
     const unobserved = { from: '2026-12-01T09:12:00Z', to: '2026-12-01T14:40:00Z', text: 'changed between 2026-12-01 09:12 and 2026-12-01 14:40 (not observed in between)' };
-    expect(changeWhenText(row({ unobserved }))).toBe(unobserved.text);
+    expect(changeWhenText(row({ unobserved }))).toBe('changed between 2026-12-01 09:12 UTC and 2026-12-01 14:40 UTC (not observed in between)');
+    expect(changeWhenText(row({ unobserved: { ...unobserved, text: 'appeared between 2026-12-01 09:12 and 2026-12-01 14:40 (not observed in between)' } }))).toMatch(/^appeared between 2026-12-01 09:12 UTC and/);
   });
 
   it('says where it lives in words', () => {

@@ -76,8 +76,19 @@ export function placeText(place: Place): string {
   return `${place.tier} · ${KIND_WORDS[place.kind] ?? place.kind} · ${name}`;
 }
 
+type Unobserved = NonNullable<ChangeRow['unobserved']>;
+
+/**
+ * "changed between 2026-12-01 09:12 UTC and 2026-12-01 14:40 UTC (not observed in between)": the
+ * core's verb, with the console's one clock (the zone named) for the two ends.
+ */
+export function unobservedText(u: Unobserved): string {
+  const verb = /^(.*?) between /.exec(u.text)?.[1] || 'changed';
+  return `${verb} between ${when(u.from)} and ${when(u.to)} (not observed in between)`;
+}
+
 /** When: the moment it was seen, or the stretch it happened in while nobody watched. */
-export const changeWhenText = (row: Pick<ChangeRow, 'at' | 'unobserved'>): string => (row.unobserved ? row.unobserved.text : when(row.at));
+export const changeWhenText = (row: Pick<ChangeRow, 'at' | 'unobserved'>): string => (row.unobserved ? unobservedText(row.unobserved) : when(row.at));
 
 export const CHANGE_MEANING: Record<ChangeKind, string> = {
   added: 'entries that appeared in a store in the range',
