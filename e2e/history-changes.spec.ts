@@ -1,6 +1,8 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
+import { startConsole } from './console-host';
 import { expect, test } from './fixtures';
 import { startConsoleInTerminal, type TerminalConsole } from './pty-console';
 
@@ -103,6 +105,19 @@ test('the operator opens History while the plugin works, reads what changed sinc
   await expect(timeline).toHaveCount(0);
   await expect(list).toBeFocused();
 
+  // Other moments: since phase 4 (before history began, and it says so), until a date and time before the work: nothing then.
+  await page.getByTestId('history-since-select').selectOption('phase:4');
+  expect(page.url()).toContain('since=phase%3A4');
+  await expect(page.getByTestId('history-began')).toContainText('so this range starts before anything was recorded');
+  await expect(page.getByTestId('history-count-changed')).toHaveText(/^1 changed/);
+  await page.getByTestId('history-until-select').selectOption('date-time');
+  await page.getByTestId('history-until-date').fill('2020-01-01T00:00');
+  await expect(page.getByTestId('history-count-changed')).toHaveText(/^0 changed/);
+  expect(page.url()).toContain('until=2020-01-01T00%3A00%3A00.000Z');
+  await page.getByTestId('history-until-select').selectOption('now');
+  await page.getByTestId('history-since-select').selectOption('last-looked');
+  await expect(page.getByTestId('history-count-changed')).toHaveText(/^1 changed/);
+
   // Filters: only the hive tier (nothing there), then every change again.
   await page.getByTestId('history-tier-hive').click();
   await expect(page.getByTestId('history-changes-empty')).toHaveText('No change of the chosen tiers and kinds in this range.');
@@ -119,6 +134,40 @@ test('the operator opens History while the plugin works, reads what changed sinc
   await expect(forgotten.getByTestId('forgotten-reason')).toHaveText('Why: removed (the stores do not say why)');
   await expect(forgotten.getByTestId('forgotten-restore')).toBeDisabled();
   await expect(page.getByTestId('human-disabled')).toContainText('not started from an interactive terminal');
+});
+
+test('a history database that cannot be read is set aside with a banner, and the console opens and records again', async ({ page }) => {
+  test.setTimeout(180_000);
+  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-history-aside-'));
+  const first = await startConsole({ userDataDir });
+  await page.goto(first.launchUrl);
+  await page.getByRole('link', { name: 'History' }).click();
+  await expect(page.getByTestId('history-counts')).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId('history-set-aside')).toHaveCount(0);
+  await first.stop();
+
+  // Between sessions the history database is damaged (a disk error, a bad copy).
+  const workspaces = path.join(userDataDir, 'workspaces');
+  const databases = fs.readdirSync(workspaces).map((key) => path.join(workspaces, key, 'history.db')).filter((file) => fs.existsSync(file));
+  expect(databases.length).toBeGreaterThan(0);
+  for (const file of databases) {
+    for (const side of ['-wal', '-shm']) fs.rmSync(file + side, { force: true });
+    fs.writeFileSync(file, 'this is not an SQLite database\n'.repeat(200));
+  }
+
+  const second = await startConsole({ userDataDir });
+  try {
+    await page.goto(second.launchUrl);
+    await page.getByRole('link', { name: 'History' }).click();
+    const banner = page.getByTestId('history-set-aside');
+    await expect(banner).toContainText('The history database could not be read');
+    await expect(banner).toContainText('history.db.corrupt-');
+    await expect(page.getByTestId('history-began')).toContainText('History began');
+    await expect(page.getByTestId('history-count-changed')).toHaveText(/^0 changed/);
+  } finally {
+    await second.stop();
+    fs.rmSync(userDataDir, { recursive: true, force: true });
+  }
 });
 
 const CODE_LINE = /Confirm [^\n]*\(token [0-9a-f]{4}…\): (\d{6})/;
