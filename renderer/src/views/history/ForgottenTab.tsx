@@ -15,6 +15,9 @@ import { TimelinePanel } from './TimelinePanel';
 
 type Forgotten = ForgottenOutput['entries'][number];
 
+/** Entries drawn at once: a year of evictions can be thousands; more on request. */
+const PAGE = 200;
+
 const lessonOf = (entry: Forgotten) => lessonText(typeof entry.record?.lesson === 'string' ? entry.record.lesson : null);
 
 /**
@@ -28,6 +31,7 @@ export function ForgottenTab(props: { timeline: string | null; onTimeline: (id: 
   const availability = createQuery('human.availability', () => ({}));
   const restore = createHumanFlow(api, 'history.restore.preview', 'history.restore.commit', () => forgotten.refetch());
   const [restoring, setRestoring] = createSignal<string | null>(null);
+  const [shown, setShown] = createSignal(PAGE);
   const mode = () => (availability.data()?.enabled ? (availability.data()?.mode as 'dialog' | 'code') : null);
   const entries = () => (forgotten.data.state === 'errored' ? [] : (forgotten.data.latest?.entries ?? []));
   const start = (entry: Forgotten) => {
@@ -99,7 +103,7 @@ export function ForgottenTab(props: { timeline: string | null; onTimeline: (id: 
         </p>
         <div class="history-body" classList={{ 'with-timeline': !!props.timeline }}>
         <ul class="forgotten-list">
-          <For each={entries()} fallback={<li class="muted">Nothing has left the active stores since history began.</li>}>
+          <For each={entries().slice(0, shown())} fallback={<li class="muted">Nothing has left the active stores since history began.</li>}>
             {(entry) => (
               <li class="forgotten-item" classList={{ current: restoring() === entry.id }} data-testid="forgotten-entry" data-id={entry.id}>
                 <p class="lesson-text">{lessonOf(entry)}</p>
@@ -121,6 +125,13 @@ export function ForgottenTab(props: { timeline: string | null; onTimeline: (id: 
               </li>
             )}
           </For>
+          <Show when={entries().length > shown()}>
+            <li>
+              <button type="button" data-testid="forgotten-more" onClick={() => setShown(shown() + PAGE)}>
+                Show {Math.min(PAGE, entries().length - shown())} more ({plural(entries().length - shown(), 'entry', 'entries')} not shown yet)
+              </button>
+            </li>
+          </Show>
         </ul>
         <Show when={props.timeline} keyed>
           {(id) => (
