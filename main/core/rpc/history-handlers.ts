@@ -24,7 +24,8 @@ async function queries(ctx: CoreContext): Promise<HistoryQueries> {
 /** History as a restore reads it: its database, its queries and the plugin's caps. */
 async function restoreContext(ctx: CoreContext): Promise<RestoreContext> {
   const service = historyOf(ctx, ctx.workspaces.current);
-  await service.ready;
+  // Everything the index has seen is recorded first: a view that asks on a store change sees that change.
+  await service.settle();
   const queries = new HistoryQueries({
     db: service.db,
     lastLooked: service.lastLooked,
