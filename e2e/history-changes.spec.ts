@@ -181,8 +181,7 @@ test.describe('restoring a forgotten lesson at a console started from a terminal
     await console_.stop();
   });
 
-  // The core handlers of history.restore.* land on the history-restore branch; until merged they answer "unavailable".
-  test.fixme('the operator restores a lesson the plugin dropped, after reading the preview and confirming with the terminal code', async ({ page }) => {
+  test('the operator restores a lesson the plugin dropped, after reading the preview and confirming with the terminal code', async ({ page }) => {
     test.setTimeout(180_000);
     const store = storeOf(console_.userDataDir);
     await page.goto(console_.launchUrl);

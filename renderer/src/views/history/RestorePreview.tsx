@@ -9,8 +9,7 @@ import { reasonText } from './change-text';
  * the plugin may evict it again, and which entry it would evict first.
  */
 export function RestorePreview(props: { preview: Preview }): JSX.Element {
-  // The status the line is appended with, and why: carried by the core's preview where it says so.
-  const status = () => props.preview as Preview & { restoreStatus?: string; restoreStatusWhy?: string };
+  const status = () => props.preview;
   return (
     <section class="restore-preview" data-testid="restore-preview">
       <h3>Preview: restore {props.preview.id} to the {props.preview.tier} tier’s active store</h3>
