@@ -1,6 +1,7 @@
-import { batch, createComputed, createEffect, createMemo, createSignal, For, Show, type Accessor, type JSX, type Signal } from 'solid-js';
+import { batch, createComputed, createEffect, createMemo, createSignal, For, onCleanup, onMount, Show, type Accessor, type JSX, type Signal } from 'solid-js';
 import './table.css';
 import { columnOrderingFeature, columnVisibilityFeature, createColumnHelper, createTable, rowSortingFeature, tableFeatures } from '@tanstack/solid-table';
+import { columnLayout } from './column-layout';
 import type { PagedRows } from './paged-rows';
 import { fullRange, sameRange, slotIndex } from './row-slots';
 import { createRowWindow } from './row-window';
@@ -66,6 +67,8 @@ interface VirtualTableProps<Row> {
 
 /** Must match `.vt-header { height }` in table.css (a style attribute would break the CSP). */
 const HEADER_HEIGHT = 30;
+/** Rows loaded ahead of the view in the direction it scrolls (two blocks of the Knowledge table). */
+const READ_AHEAD = 400;
 
 
 export function VirtualTable<Row extends Record<string, any>>(props: VirtualTableProps<Row>): JSX.Element {
@@ -95,11 +98,18 @@ export function VirtualTable<Row extends Record<string, any>>(props: VirtualTabl
   });
 
   const visible = createMemo(() => table.getVisibleLeafColumns().map((column) => byId.get(column.id)!).filter(Boolean));
-  const template = createMemo(() => visible().map((c) => (c.grow ? `minmax(${c.width}px, 1fr)` : `${c.width}px`)).join(' '));
-  // At least the pane's width (a grow column fills it), more only when the columns need more.
-  const totalWidth = createMemo(() => `max(100%, ${visible().reduce((sum, c) => sum + c.width, 0)}px)`);
 
   let scrollElement: HTMLDivElement | undefined;
+  // Column widths in px for the pane's width, measured only when it resizes (a ResizeObserver
+  // reads no layout), published as CSS variables the header and every row use: rows then have a
+  // fixed size, so each recycled row is a layout boundary of its own (`contain: strict`).
+  const [paneWidth, setPaneWidth] = createSignal(0);
+  onMount(() => {
+    const observer = new ResizeObserver((entries) => setPaneWidth(entries[entries.length - 1]!.contentRect.width));
+    observer.observe(scrollElement!);
+    onCleanup(() => observer.disconnect());
+  });
+  const layout = createMemo(() => columnLayout(visible(), paneWidth()));
   const rowWindow = createRowWindow({
     count: () => props.rows.total(),
     rowHeight,
@@ -125,10 +135,17 @@ export function VirtualTable<Row extends Record<string, any>>(props: VirtualTabl
     batch(() => slotIndexes.forEach(([, setIndex], slot) => setIndex(slotIndex(slot, current, size))));
   });
 
+  // Rows are loaded 100 above and below the view, and READ_AHEAD in the direction of travel: while
+  // the core is busy (its model warming up after the first rows) a block takes a second or more to
+  // arrive, and 100 rows are half a second of brisk scrolling.
+  let lastStart = 0;
+  let downwards = true;
   createEffect(() => {
     const { start, end } = range();
+    if (start !== lastStart) downwards = start > lastStart;
+    lastStart = start;
     if (end === 0) props.rows.ensureRange(0, 1);
-    else props.rows.ensureRange(start - 100, end + 100);
+    else props.rows.ensureRange(start - (downwards ? 100 : READ_AHEAD), end + (downwards ? READ_AHEAD : 100));
   });
 
   props.api?.({
@@ -147,8 +164,14 @@ export function VirtualTable<Row extends Record<string, any>>(props: VirtualTabl
 
   return (
     <div class="vt" role="grid" aria-label={props.label} aria-rowcount={props.rows.total() + 1} aria-colcount={visible().length}>
-      <div class="vt-scroll" ref={scrollElement} tabindex="0" data-testid="table-scroll">
-        <div class="vt-header" role="row" aria-rowindex={1} style={{ 'grid-template-columns': template(), width: totalWidth() }}>
+      <div
+        class="vt-scroll"
+        ref={scrollElement}
+        tabindex="0"
+        data-testid="table-scroll"
+        style={{ '--vt-columns': layout().template, '--vt-width': `${layout().total}px`, '--vt-row-height': `${rowHeight}px` }}
+      >
+        <div class="vt-header" role="row" aria-rowindex={1}>
           <For each={table.getHeaderGroups()[0]?.headers ?? []}>
             {(header) => {
               const column = byId.get(header.column.id)!;
@@ -170,7 +193,7 @@ export function VirtualTable<Row extends Record<string, any>>(props: VirtualTabl
             }}
           </For>
         </div>
-        <div class="vt-body" style={{ height: `${rowWindow.totalSize()}px`, width: totalWidth() }}>
+        <div class="vt-body" style={{ height: `${rowWindow.totalSize()}px` }}>
           <For each={slots()}>
             {(index) => {
               const row = createMemo(() => (index() >= 0 ? props.rows.rowAt(index()) : undefined));
@@ -183,7 +206,7 @@ export function VirtualTable<Row extends Record<string, any>>(props: VirtualTabl
                   data-index={index() >= 0 ? index() : undefined}
                   data-key={row() ? props.rowKey(row()!) : undefined}
                   class={`vt-row ${props.rowClass?.(row(), index()) ?? ''}${index() >= 0 && props.selectedIndex() === index() ? ' selected' : ''}${row() ? '' : ' placeholder'}`}
-                  style={{ transform: `translateY(${Math.max(0, index()) * rowHeight}px)`, height: `${rowHeight}px`, 'grid-template-columns': template() }}
+                  style={{ transform: `translateY(${Math.max(0, index()) * rowHeight}px)` }}
                   onClick={() => index() >= 0 && props.onSelect(index())}
                   onDblClick={() => index() >= 0 && props.onOpen(index())}
                 >
