@@ -126,6 +126,9 @@ describe('knowledge history through the contract', () => {
     expect(ids).toContain(`active:${id(101)}`);
     expect(now.entries.find((e: any) => e.id === id(2)).record.confidence).toBe(0.42);
     expect(now.entries.filter((e: any) => e.kind === 'hive').map((e: any) => e.id)).toEqual(['h3']);
+    // As of the moment history began: the baseline, though its rows were written a moment later.
+    const atStart = await callOk(core, 'history.asOf', { moment: then.historyBegan, limit: 5000 });
+    expect(atStart).toMatchObject({ total: 103, note: null });
     const before = await callOk(core, 'history.asOf', { moment: '2020-01-01T00:00:00Z' });
     expect(before).toMatchObject({ total: 0, note: expect.stringContaining('before history began') });
   });
