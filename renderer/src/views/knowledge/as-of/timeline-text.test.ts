@@ -33,7 +33,7 @@ const CURATOR = version({
 const QUARANTINED = version({ sha256: 'b'.repeat(64), kind: 'quarantined', storeKey: 'knowledge-quarantined', file: '.swarm/knowledge-quarantined.jsonl', from: '2026-12-01T14:40:00.000Z' });
 
 describe("an entry's history in words", () => {
-  const lines = timelineText([BASELINE, CURATOR, QUARANTINED], '2026-12-01T12:00:00.000Z');
+  const lines = timelineText([BASELINE, CURATOR, QUARANTINED], { at: '2026-12-01T12:00:00.000Z', historyBegan: '2026-12-01T08:59:59.000Z' });
 
   it('lists every version newest first, with where it lived', () => {
     expect(lines.map((l) => l.place)).toEqual(['swarm · quarantine file · .swarm/knowledge-quarantined.jsonl', 'swarm · active store · .swarm/knowledge.jsonl', 'swarm · active store · .swarm/knowledge.jsonl']);
@@ -61,6 +61,10 @@ describe("an entry's history in words", () => {
   it('marks the version in place at the as-of moment, and none without one', () => {
     expect(lines.map((l) => l.current)).toEqual([false, true, false]);
     expect(timelineText([BASELINE, CURATOR]).some((l) => l.current)).toBe(false);
+    // The baseline holds from when history began, though history wrote it a moment later.
+    const atStart = timelineText([BASELINE, CURATOR], { at: '2026-12-01T08:59:59.500Z', historyBegan: '2026-12-01T08:59:59.000Z' });
+    expect(atStart.map((l) => l.current)).toEqual([false, true]);
+    expect(timelineText([BASELINE, CURATOR], { at: '2026-12-01T08:59:58.000Z', historyBegan: '2026-12-01T08:59:59.000Z' }).some((l) => l.current)).toBe(false);
   });
 
   it('says where history of the entry starts', () => {

@@ -63,11 +63,21 @@ function changeLines(before: TimelineVersion, v: TimelineVersion): string[] {
   return [before.end && before.end.code !== 'changed' ? 'the same line, back in the store' : 'the line changed, no field did (spacing or key order)'];
 }
 
-const heldAt = (v: TimelineVersion, at: number) => Date.parse(v.from) <= at && (v.to === null || Date.parse(v.to) > at);
+/** The moment a view shows, and when history began (a baseline version holds from then, as history.asOf counts it). */
+export interface AsOfMoment {
+  at: string;
+  historyBegan: string | null;
+}
 
-/** Newest first; `asOf` (an ISO time) marks the version in place then. */
-export function timelineText(versions: readonly TimelineVersion[], asOf?: string): VersionText[] {
-  const at = asOf ? Date.parse(asOf) : NaN;
+function heldAt(v: TimelineVersion, at: number, began: number): boolean {
+  const from = v.origin === 'baseline' && Number.isFinite(began) ? Math.min(began, Date.parse(v.from)) : Date.parse(v.from);
+  return from <= at && (v.to === null || Date.parse(v.to) > at);
+}
+
+/** Newest first; `asOf` marks the version in place at that moment. */
+export function timelineText(versions: readonly TimelineVersion[], asOf?: AsOfMoment): VersionText[] {
+  const at = asOf ? Date.parse(asOf.at) : NaN;
+  const began = asOf?.historyBegan ? Date.parse(asOf.historyBegan) : NaN;
   return versions
     .map((v, i) => ({
       key: `${i}:${v.sha256}:${v.from}`,
@@ -76,7 +86,7 @@ export function timelineText(versions: readonly TimelineVersion[], asOf?: string
       changes: i === 0 ? ['the first version history holds'] : changeLines(versions[i - 1]!, v),
       origin: ORIGIN_WORDS[v.origin],
       end: endText(v),
-      current: !Number.isNaN(at) && heldAt(v, at),
+      current: !Number.isNaN(at) && heldAt(v, at, began),
     }))
     .reverse();
 }
