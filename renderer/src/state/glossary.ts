@@ -84,6 +84,18 @@ export const GLOSSARY = [
     text: 'Derived from legacy logs: the released plugin records displays and answers without the directive’s priority or an obligation, so the priority (and "ack required" for a critical directive) comes from its knowledge entry, displays from retrieved events and legacy "shown" lines, answers from legacy markers, and phase completion from outcome events.',
     source: 'legacy-receipts',
   },
+  {
+    id: 'as-of',
+    term: 'As of a moment',
+    text: 'The Knowledge table, facets and detail as history recorded the stores at a moment (when you last looked, a phase’s completion, a date and time), read-only. History keeps each store line, not the logs counters and markers are worked out from, so those are not known as of a moment. Before history began nothing is known; where nobody was watching, the state last recorded is shown and said so.',
+    source: 'caps-and-ttl-archive',
+  },
+  {
+    id: 'entry-history',
+    term: 'History (of an entry)',
+    text: 'Every version of an entry’s line the console has seen, newest first: when it held (or "between A and B (not observed)" when it changed while no console or recorder was watching), which file it lived in, what changed field by field, how history learned of it (baseline when history began, found on opening, or seen live) and why it ended — worded as an inference where the stores do not say it (the plugin rewrites its stores in place and evicts past its caps).',
+    source: 'caps-and-ttl-archive',
+  },
 ] as const satisfies readonly GlossaryTerm[];
 
 export type GlossaryId = (typeof GLOSSARY)[number]['id'];

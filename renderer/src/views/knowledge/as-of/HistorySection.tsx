@@ -1,5 +1,6 @@
 import { For, Match, Show, Switch, type JSX } from 'solid-js';
 import './as-of.css';
+import { Term } from '../../../components/Term';
 import { freshQuery } from '../../../state/query';
 import { KNOWLEDGE_STORES } from '../knowledge-query';
 import { historyStartText, NO_HISTORY_TEXT, timelineText, type AsOfMoment } from './timeline-text';
@@ -14,7 +15,9 @@ export function HistorySection(props: { id: string; asOf?: AsOfMoment | undefine
   const versions = () => (timeline.data.error ? [] : (timeline.data.latest?.versions ?? []));
   return (
     <section class="entry-history" aria-labelledby="entry-history-title" data-testid="entry-history">
-      <h3 id="entry-history-title">History</h3>
+      <h3 id="entry-history-title">
+        <Term id="entry-history">History</Term>
+      </h3>
       <Switch>
         <Match when={timeline.data.error}>
           <p class="error" role="alert">

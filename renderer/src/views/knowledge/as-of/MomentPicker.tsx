@@ -1,8 +1,10 @@
 import { createEffect, createSignal, For, on, Show, type JSX } from 'solid-js';
 import './as-of.css';
+import { Term } from '../../../components/Term';
 import { freshQuery } from '../../../state/query';
 import { KNOWLEDGE_STORES } from '../knowledge-query';
-import { dateTimeToMoment, momentToDateTime, whenToSecond } from './moment-param';
+import { when } from '../../../state/format';
+import { dateTimeToMoment, momentToDateTime } from './moment-param';
 
 /** Phase completions come from outcome events (knowledge family) and curator_compliance in events.jsonl. */
 const MOMENT_STORES = [...KNOWLEDGE_STORES, 'events'] as const;
@@ -37,7 +39,8 @@ export function MomentPicker(props: { moment: string | null; onPick: (moment: st
   const lastLookedText = () => {
     const k = known();
     if (!k) return 'When I last looked';
-    return k.lastLooked ? `When I last looked (${whenToSecond(k.lastLooked)})` : `When I last looked (never before: since history began${k.historyBegan ? `, ${whenToSecond(k.historyBegan)}` : ''})`;
+    // Short: the select is as wide as its longest option. The banner gives the time to the second.
+    return k.lastLooked ? `When I last looked (${when(k.lastLooked)})` : 'When I last looked (first visit: since history began)';
   };
   const pickTyped = () => {
     const moment = dateTimeToMoment(typed());
@@ -46,7 +49,9 @@ export function MomentPicker(props: { moment: string | null; onPick: (moment: st
   };
   return (
     <span class="as-of-picker">
-      <label for="as-of-moment">As of</label>
+      <label for="as-of-moment">
+        <Term id="as-of">As of</Term>
+      </label>
       <select
         id="as-of-moment"
         aria-label="As of"
@@ -65,7 +70,7 @@ export function MomentPicker(props: { moment: string | null; onPick: (moment: st
       >
         <option value="now">Now (live)</option>
         <option value="last-looked">{lastLookedText()}</option>
-        <For each={known()?.phases ?? []}>{(p) => <option value={p.moment}>{`Phase ${p.phase} completed (${whenToSecond(p.at)})`}</option>}</For>
+        <For each={known()?.phases ?? []}>{(p) => <option value={p.moment}>{`Phase ${p.phase} completed (${when(p.at)})`}</option>}</For>
         <Show when={unlistedPhase()}>{(m) => <option value={m()}>{`Phase ${m().slice(6)} completed`}</option>}</Show>
         <option value={CUSTOM}>A date and time (UTC)…</option>
       </select>
