@@ -190,14 +190,6 @@ export function KnowledgeView(): JSX.Element {
             Inboxes
           </button>
         </div>
-        <MomentPicker
-          moment={moment()}
-          onPick={(next) => {
-            setSelected(0);
-            setNewAbove(0);
-            router.setParams({ ...momentParam(next), tab: null });
-          }}
-        />
         <span class="muted" data-testid="entry-count" aria-live="polite">
           <Show when={moment()} fallback={<>{plural(entries.rows.total(), 'entry', 'entries')}{entries.rows.loading() ? ' …' : ''}</>}>
             {plural(asOf.shown(), 'entry', 'entries')} as of then
@@ -217,6 +209,15 @@ export function KnowledgeView(): JSX.Element {
         <button type="button" aria-label="Keyboard shortcuts" onClick={openHelp}>
           ?
         </button>
+        {/* Last, so on a narrow window it is the picker that moves to a second line, not the buttons with popovers. */}
+        <MomentPicker
+          moment={moment()}
+          onPick={(next) => {
+            setSelected(0);
+            setNewAbove(0);
+            router.setParams({ ...momentParam(next), tab: null });
+          }}
+        />
       </div>
       <Show when={moment()}>{(m) => <AsOfBanner moment={m()} model={asOf} onBack={() => router.setParams(momentParam(null))} />}</Show>
       <Show when={asOfParam().invalid}>

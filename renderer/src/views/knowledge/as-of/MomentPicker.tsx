@@ -40,7 +40,7 @@ export function MomentPicker(props: { moment: string | null; onPick: (moment: st
     const k = known();
     if (!k) return 'When I last looked';
     // Short: the select is as wide as its longest option. The banner gives the time to the second.
-    return k.lastLooked ? `When I last looked (${when(k.lastLooked)})` : 'When I last looked (first visit: since history began)';
+    return k.lastLooked ? `When I last looked (${when(k.lastLooked)})` : 'When I last looked (first visit)';
   };
   const pickTyped = () => {
     const moment = dateTimeToMoment(typed());
