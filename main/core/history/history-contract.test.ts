@@ -165,4 +165,18 @@ describe('knowledge history through the contract', () => {
     const unknownPhase = await core.dispatcher.call('history.asOf', { moment: 'phase:9' });
     expect(unknownPhase).toMatchObject({ ok: false, error: { code: 'not_found' } });
   });
+
+  it('a query asked as soon as a change is announced already sees it (a view refetching on the change)', async () => {
+    const seen = new Promise<any>((resolve, reject) => {
+      const sub = core.dispatcher.subscribe('stores.changes', {}, (event: any) => {
+        if (event.storeKey === 'knowledge') callOk(core, 'history.timeline', { id: id(5) }).then(resolve, reject);
+      });
+      if (!sub.ok) throw new Error(sub.error.message);
+      cleanups.push(sub.value);
+    });
+    swarm = swarm.map((e) => (e.id === id(5) ? { ...e, confidence: 0.33 } : e));
+    rewriteStore(knowledge, swarm);
+    const timeline = await seen;
+    expect(timeline.versions.at(-1).fields).toContainEqual({ field: 'confidence', before: '0.9', after: '0.33' });
+  });
 });

@@ -19,6 +19,7 @@ export function historyOf(ctx: CoreContext, workspace: Workspace): HistoryServic
 async function queries(ctx: CoreContext): Promise<HistoryQueries> {
   const service = historyOf(ctx, ctx.workspaces.current);
   await service.ready;
+  await service.recordedSoFar();
   return new HistoryQueries({
     db: service.db,
     lastLooked: service.lastLooked,
