@@ -102,4 +102,13 @@ test('the Knowledge table as of when I last looked, and an entry’s history', a
   await expect(page.getByTestId('as-of-banner')).toHaveCount(0);
   await expect(liveGrid(page).locator('[role=row][data-key]').first()).toBeVisible();
   await expect(rowOf(liveGrid(page), dropped.id)).toHaveCount(0);
+
+  // A date and time before history began: nothing is known then, and the banner says when history began.
+  await page.getByRole('combobox', { name: 'As of' }).selectOption('custom');
+  await page.getByRole('textbox', { name: 'As of date and time (UTC)' }).fill('2020-01-01T09:30:00');
+  await page.getByRole('button', { name: 'Show', exact: true }).click();
+  await expect(page).toHaveURL(/asOf=2020-01-01T09%3A30%3A00\.000Z/);
+  await expect(page.getByTestId('as-of-title')).toContainText('As of 2020-01-01 09:30:00 UTC (a chosen time)');
+  await expect(page.getByTestId('as-of-before-history')).toContainText('History began');
+  await expect(page.getByTestId('entry-count')).toHaveText('0 entries as of then');
 });
