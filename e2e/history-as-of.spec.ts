@@ -102,6 +102,10 @@ test('the Knowledge table as of when I last looked, and an entry’s history', a
   await expect(page.getByTestId('as-of-banner')).toHaveCount(0);
   await expect(liveGrid(page).locator('[role=row][data-key]').first()).toBeVisible();
   await expect(rowOf(liveGrid(page), dropped.id)).toHaveCount(0);
+  // A link to the dropped lesson: no store holds it now, and its history says when it left.
+  await page.evaluate((hash) => ((globalThis as unknown as { location: { hash: string } }).location.hash = hash), `#/knowledge?open=${dropped.id}`);
+  await expect(page.getByTestId('detail-not-found')).toBeVisible();
+  await expect(page.getByTestId('entry-history').getByTestId('history-version').first()).toContainText('ended:');
 
   // A date and time before history began: nothing is known then, and the banner says when history began.
   await page.getByRole('combobox', { name: 'As of' }).selectOption('custom');

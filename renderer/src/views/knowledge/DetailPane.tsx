@@ -51,6 +51,8 @@ export function DetailPane(props: { target: DetailTarget; onOpen: (target: Detai
               <code>{props.target.id}</code> is not in this workspace{props.target.tier ? ` (${props.target.tier} tier)` : ''}: no store of this project,
               its link or its hive holds an entry with that id. It may belong to another project, or have been removed.
             </p>
+            {/* A removed entry is still in history: when it left, and why. */}
+            <HistorySection id={props.target.id} />
           </Show>
         </Match>
         <Match when={detail.data()}>
