@@ -115,4 +115,11 @@ test('the Knowledge table as of when I last looked, and an entry’s history', a
   await expect(page.getByTestId('as-of-title')).toContainText('As of 2020-01-01 09:30:00 UTC (a chosen time)');
   await expect(page.getByTestId('as-of-before-history')).toContainText('History began');
   await expect(page.getByTestId('entry-count')).toHaveText('0 entries as of then');
+
+  // A phase the plugin completed (the demo's phases come from its outcome events).
+  const phases = await page.getByRole('combobox', { name: 'As of' }).locator('option[value^="phase:"]').evaluateAll((options) => options.map((o) => (o as unknown as { value: string }).value));
+  expect(phases.length).toBeGreaterThan(0);
+  await page.getByRole('combobox', { name: 'As of' }).selectOption(phases[0]!);
+  await expect(page).toHaveURL(new RegExp(`asOf=${encodeURIComponent(phases[0]!)}`));
+  await expect(page.getByTestId('as-of-title')).toContainText(`(when phase ${phases[0]!.slice(6)} completed)`);
 });
