@@ -183,17 +183,6 @@ export class HistoryService {
     }
   }
 
-  /**
-   * Records what the index has already reported, for a query asked right after a change was
-   * announced (the views refetch on the same change report the recorder batches). Bounded: a busy
-   * history answers with what it holds rather than hold the question.
-   */
-  async recordedSoFar(maxMs = 2000): Promise<void> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([this.recorder.drain(), new Promise<void>((resolve) => (timer = setTimeout(resolve, maxMs)))]);
-    clearTimeout(timer);
-  }
-
   /** Everything recorded up to now (tests and the CLI wait for it). */
   async settle(): Promise<void> {
     await this.ready;
