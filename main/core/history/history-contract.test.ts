@@ -126,6 +126,9 @@ describe('knowledge history through the contract', () => {
     expect(ids).toContain(`active:${id(101)}`);
     expect(now.entries.find((e: any) => e.id === id(2)).record.confidence).toBe(0.42);
     expect(now.entries.filter((e: any) => e.kind === 'hive').map((e: any) => e.id)).toEqual(['h3']);
+    // As of the moment history began: the baseline, though its rows were written a moment later.
+    const atStart = await callOk(core, 'history.asOf', { moment: then.historyBegan, limit: 5000 });
+    expect(atStart).toMatchObject({ total: 103, note: null });
     const before = await callOk(core, 'history.asOf', { moment: '2020-01-01T00:00:00Z' });
     expect(before).toMatchObject({ total: 0, note: expect.stringContaining('before history began') });
   });
@@ -161,5 +164,19 @@ describe('knowledge history through the contract', () => {
     expect(bad).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
     const unknownPhase = await core.dispatcher.call('history.asOf', { moment: 'phase:9' });
     expect(unknownPhase).toMatchObject({ ok: false, error: { code: 'not_found' } });
+  });
+
+  it('a query asked as soon as a change is announced already sees it (a view refetching on the change)', async () => {
+    const seen = new Promise<any>((resolve, reject) => {
+      const sub = core.dispatcher.subscribe('stores.changes', {}, (event: any) => {
+        if (event.storeKey === 'knowledge') callOk(core, 'history.timeline', { id: id(5) }).then(resolve, reject);
+      });
+      if (!sub.ok) throw new Error(sub.error.message);
+      cleanups.push(sub.value);
+    });
+    swarm = swarm.map((e) => (e.id === id(5) ? { ...e, confidence: 0.33 } : e));
+    rewriteStore(knowledge, swarm);
+    const timeline = await seen;
+    expect(timeline.versions.at(-1).fields).toContainEqual({ field: 'confidence', before: '0.9', after: '0.33' });
   });
 });

@@ -167,9 +167,12 @@ export class HistoryQueries {
   asOf(moment: string, offset: number, limit: number): AsOfOutput {
     const at = this.resolve(moment);
     const began = this.began();
-    const where = 'first_seen <= @at AND (gone_at IS NULL OR gone_at > @at)';
-    const total = (this.db.prepare(`SELECT count(*) AS n FROM sightings WHERE ${where}`).get({ at }) as { n: number }).n;
-    const rows = this.db.prepare(`SELECT * FROM sightings WHERE ${where} ORDER BY tier, kind, entry_id LIMIT @limit OFFSET @offset`).all({ at, limit, offset }) as Sighting[];
+    // A baseline sighting is the state when history began, though its row was written a moment after
+    // the observation started: it counts from then (as `changes` does), so "as of when history began" is not empty.
+    const where = "(first_seen <= @at OR (origin = 'baseline' AND @at >= @began)) AND (gone_at IS NULL OR gone_at > @at)";
+    const bind = { at, began: began ?? Number.MAX_SAFE_INTEGER };
+    const total = (this.db.prepare(`SELECT count(*) AS n FROM sightings WHERE ${where}`).get(bind) as { n: number }).n;
+    const rows = this.db.prepare(`SELECT * FROM sightings WHERE ${where} ORDER BY tier, kind, entry_id LIMIT @limit OFFSET @offset`).all({ ...bind, limit, offset }) as Sighting[];
     let note: string | null = null;
     if (began === null || at < began) note = `before history began${began === null ? '' : ` (${iso(began)})`}: nothing is known`;
     else {

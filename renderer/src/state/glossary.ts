@@ -85,6 +85,18 @@ export const GLOSSARY = [
     source: 'legacy-receipts',
   },
   {
+    id: 'as-of',
+    term: 'As of a moment',
+    text: 'The Knowledge table, facets and detail as history recorded the stores at a moment (when you last looked, a phase’s completion, a date and time), read-only. History keeps each store line, not the logs counters and markers are worked out from, so those are not known as of a moment. Before history began nothing is known; where nobody was watching, the state last recorded is shown and said so.',
+    source: 'caps-and-ttl-archive',
+  },
+  {
+    id: 'entry-history',
+    term: 'History (of an entry)',
+    text: 'Every version of an entry’s line the console has seen, newest first: when it held (or "between A and B (not observed)" when it changed while no console or recorder was watching), which file it lived in, what changed field by field, how history learned of it (baseline when history began, found on opening, or seen live) and why it ended — worded as an inference where the stores do not say it (the plugin rewrites its stores in place and evicts past its caps).',
+    source: 'caps-and-ttl-archive',
+  },
+  {
     id: 'forgotten',
     term: 'Forgotten lesson',
     text: 'An entry that left the active store of its tier without a person quarantining it in the console: evicted past the plugin’s cap (swarm_max_entries 100, hive_max_entries 200), archived in place (the TTL sweep after max_phases, or knowledge_archive), deleted by the sweep of TODO entries, or moved to a side file. The plugin keeps no copy; the console’s history keeps its last version, and why it left where a store says so (otherwise the reason is worded as the console’s inference).',

@@ -9,6 +9,7 @@ import { CountersTable, FieldList, Receipts, Timeline } from './detail-sections'
 import { expiryText, fixed, signed, when } from '../../state/format';
 import { RevealCredentials } from './RevealCredentials';
 import { Term } from '../../components/Term';
+import { HistorySection } from './as-of/HistorySection';
 
 export interface DetailTarget {
   id: string;
@@ -23,7 +24,7 @@ function pretty(text: string): string {
   }
 }
 
-/** Everything about one entry: fields, raw line, counters, verdict, timeline, receipts, skills, counterparts. */
+/** Everything about one entry: fields, raw line, counters, verdict, timeline, receipts, skills, counterparts, and its history (every version). */
 export function DetailPane(props: { target: DetailTarget; onOpen: (target: DetailTarget) => void; onClose: () => void }): JSX.Element {
   const [raw, setRaw] = createSignal(false);
   const router = useRouter();
@@ -50,6 +51,8 @@ export function DetailPane(props: { target: DetailTarget; onOpen: (target: Detai
               <code>{props.target.id}</code> is not in this workspace{props.target.tier ? ` (${props.target.tier} tier)` : ''}: no store of this project,
               its link or its hive holds an entry with that id. It may belong to another project, or have been removed.
             </p>
+            {/* A removed entry is still in history: when it left, and why. */}
+            <HistorySection id={props.target.id} />
           </Show>
         </Match>
         <Match when={detail.data()}>
@@ -193,6 +196,8 @@ export function DetailPane(props: { target: DetailTarget; onOpen: (target: Detai
                     </For>
                   </ul>
                 </Show>
+
+                <Show when={d().id}>{(id) => <HistorySection id={id()} />}</Show>
 
                 <h3>
                   Fields{' '}

@@ -23,6 +23,11 @@ import { entriesInput, KNOWLEDGE_STORES, queryFromParams, toggleValue } from './
 import { rowKey } from './rows';
 import { createEntries } from './use-entries';
 import { plural } from '../../state/format';
+import { AsOfBanner } from './as-of/AsOfBanner';
+import { AsOfTable } from './as-of/AsOfTable';
+import { MomentPicker } from './as-of/MomentPicker';
+import { momentFromParams, momentParam } from './as-of/moment-param';
+import { createAsOf } from './as-of/use-as-of';
 
 const ALL_IDS = KNOWLEDGE_COLUMNS.map((c) => c.id);
 /** Must match `.kv-body` in knowledge.css. */
@@ -45,6 +50,10 @@ export function KnowledgeView(): JSX.Element {
   const params = () => router.route().params;
   const query = createMemo(() => queryFromParams(params()), undefined, { equals: (a, b) => JSON.stringify(a) === JSON.stringify(b) });
   const entries = createEntries(api, query, workspace.epoch);
+  // `asOf=…` in the URL: the table, facets and detail show history's record of that moment, read-only.
+  const asOfParam = createMemo(() => momentFromParams(params()), undefined, { equals: (a, b) => a.moment === b.moment && a.invalid === b.invalid });
+  const moment = () => asOfParam().moment;
+  const asOf = createAsOf(moment, query);
   const [selected, setSelected] = createSignal(0);
   // Null until the operator drags the detail pane's edge: the stylesheet's default width.
   const [detailWidth, setDetailWidth] = createSignal<number | null>(null);
@@ -76,8 +85,8 @@ export function KnowledgeView(): JSX.Element {
   };
 
   useListKeys({
-    move: (step) => tab() === 'table' && select(selected() + step),
-    open: () => tab() === 'table' && openSelected(),
+    move: (step) => tab() === 'table' && !moment() && select(selected() + step),
+    open: () => tab() === 'table' && !moment() && openSelected(),
     focusSearch: () => search?.focus(),
     escape: () => {
       if (document.activeElement === search) search?.blur();
@@ -170,31 +179,63 @@ export function KnowledgeView(): JSX.Element {
           <button role="tab" type="button" aria-selected={tab() === 'table'} onClick={() => router.setParams({ tab: null })}>
             Entries
           </button>
-          <button role="tab" type="button" aria-selected={tab() === 'inboxes'} onClick={() => router.setParams({ tab: 'inboxes' })}>
+          <button
+            role="tab"
+            type="button"
+            aria-selected={tab() === 'inboxes'}
+            disabled={!!moment()}
+            title={moment() ? 'Inboxes are worked out from the live stores: go back to now for them' : undefined}
+            onClick={() => router.setParams({ tab: 'inboxes' })}
+          >
             Inboxes
           </button>
         </div>
         <span class="muted" data-testid="entry-count" aria-live="polite">
-          {plural(entries.rows.total(), 'entry', 'entries')}{entries.rows.loading() ? ' …' : ''}
+          <Show when={moment()} fallback={<>{plural(entries.rows.total(), 'entry', 'entries')}{entries.rows.loading() ? ' …' : ''}</>}>
+            {plural(asOf.shown(), 'entry', 'entries')} as of then
+          </Show>
         </span>
         <span class="spacer" />
         <ColumnChooser columns={KNOWLEDGE_COLUMNS} state={columnState(params().cols)} onChange={setColumns} />
-        <button type="button" disabled={exporting() !== null} onClick={() => exportAs('jsonl')}>
-          Export JSONL
-        </button>
-        <button type="button" disabled={exporting() !== null} onClick={() => exportAs('csv')}>
-          Export CSV
-        </button>
+        {/* Exports write the live stores' entries: not offered while the table shows another moment. */}
+        <Show when={!moment()}>
+          <button type="button" disabled={exporting() !== null} onClick={() => exportAs('jsonl')}>
+            Export JSONL
+          </button>
+          <button type="button" disabled={exporting() !== null} onClick={() => exportAs('csv')}>
+            Export CSV
+          </button>
+        </Show>
         <button type="button" aria-label="Keyboard shortcuts" onClick={openHelp}>
           ?
         </button>
+        {/* Last, so on a narrow window it is the picker that moves to a second line, not the buttons with popovers. */}
+        <MomentPicker
+          moment={moment()}
+          onPick={(next) => {
+            setSelected(0);
+            setNewAbove(0);
+            router.setParams({ ...momentParam(next), tab: null });
+          }}
+        />
       </div>
-      <Show when={entries.rows.error()}>
+      <Show when={moment()}>{(m) => <AsOfBanner moment={m()} model={asOf} onBack={() => router.setParams(momentParam(null))} />}</Show>
+      <Show when={asOfParam().invalid}>
+        {(given) => (
+          <p class="banner warn" role="alert" data-testid="as-of-invalid">
+            asOf={given()} is not a moment (a date-time, now, last-looked or phase:N): showing the live stores.{' '}
+            <button type="button" class="link" onClick={() => router.setParams(momentParam(null))}>
+              Clear it
+            </button>
+          </p>
+        )}
+      </Show>
+      <Show when={!moment() && entries.rows.error()}>
         <p class="error" role="alert">
           {entries.rows.error()}
         </p>
       </Show>
-      <Show when={newAbove() > 0 && tab() === 'table'}>
+      <Show when={newAbove() > 0 && tab() === 'table' && !moment()}>
         <button
           type="button"
           class="new-above"
@@ -206,6 +247,7 @@ export function KnowledgeView(): JSX.Element {
           ↑ {newAbove()} new or moved row{newAbove() === 1 ? '' : 's'} above
         </button>
       </Show>
+      <Show when={!moment()} fallback={<AsOfTable moment={moment()!} model={asOf} query={query} columnState={() => columnState(params().cols)} />}>
       <Show
         when={tab() === 'table'}
         fallback={<Inboxes onOpen={(target) => router.setParams({ tab: null, open: target.id, openTier: target.tier ?? null, collection: 'all' })} />}
@@ -256,6 +298,7 @@ export function KnowledgeView(): JSX.Element {
             )}
           </Show>
         </div>
+      </Show>
       </Show>
     </div>
   );
