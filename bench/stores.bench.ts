@@ -98,7 +98,7 @@ function seeded(seed: number): () => number {
 }
 
 /** A bare loop: read each file, split on newlines, JSON.parse every line. */
-function bareParse(files: string[]): { ms: number; bytes: number; lines: number } {
+export function bareParse(files: string[]): { ms: number; bytes: number; lines: number } {
   let bytes = 0;
   let lines = 0;
   const t0 = performance.now();

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { EntriesInput, EntryItem } from '../../../shared/contract/stores';
 import { LIST_COLUMNS, orderBy, source, toItem, type EntryRowOut } from './entry-queries';
 import type { IndexDb } from './open-index';
+import { registerStoredLine, storedLineSql } from './stored-lines';
 import { maskCredentials, maskDeep } from '../platform/util/credentials';
 
 type Input = z.output<typeof EntriesInput>;
@@ -46,11 +47,14 @@ export async function* exportEntries(index: ExportIndex, query: ExportQuery, kin
   const sql =
     kind === 'items'
       ? `SELECT ${LIST_COLUMNS} FROM ${from} JOIN files fl ON fl.id = e.file_id ${where.sql} ORDER BY ${order}`
-      : `SELECT r.raw FROM ${from} JOIN entries_raw r ON r.rid = e.rid ${where.sql} ORDER BY ${order}`;
+      : `SELECT ${storedLineSql('e', 'fl')} AS raw FROM ${from} JOIN files fl ON fl.id = e.file_id ${where.sql} ORDER BY ${order}`;
   const inMemory = index.file === ':memory:' || index.db.memory;
   const reader = inMemory ? index.db : new Database(index.file, { readonly: true, fileMustExist: true });
   try {
-    if (!inMemory) reader.pragma('busy_timeout = 5000');
+    if (!inMemory) {
+      reader.pragma('busy_timeout = 5000');
+      registerStoredLine(reader);
+    }
     const statement = reader.prepare(sql);
     const rows = inMemory ? (statement.all(...where.params) as unknown[]) : (statement.iterate(...where.params) as Iterable<unknown>);
     let batch: (EntryItem | string)[] = [];
