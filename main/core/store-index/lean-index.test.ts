@@ -5,7 +5,8 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveWorkspacePaths } from '../platform/paths/workspace-paths';
 import { gateWarnEvent, line, swarmEntryV2 } from '../../../testing/stores/sample-records';
-import { getEntry } from './entry-queries';
+import { getEntry, listEntries } from './entry-queries';
+import { EntriesInput } from '../../../shared/contract/stores';
 import { StoreIndexService } from './store-index-service';
 import { StaleLineError } from './stored-lines';
 import type { StoreChange } from './ingest';
@@ -149,5 +150,19 @@ describe('the lean index keeps offsets, not lines', () => {
     expect(service.index.reason).toBe(`index schema 9 ≠ ${INDEX_SCHEMA_VERSION}`);
     expect(service.db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'entries_raw'").pluck().get()).toBe(0);
     expect(getEntry(service.db, { id: 'a1' })?.raw.lesson).toBe('lesson of a1');
+  });
+
+  it('answers exact totals while the column caches are still warming in slices', async () => {
+    const w = workspace();
+    fs.writeFileSync(w.knowledge, Array.from({ length: 50 }, (_, i) => line(entry(`w${i}`))).join(''));
+    const { service } = await w.open();
+    await service.warmed;
+    const cache = service.columns.entries;
+    cache.invalidate('full');
+    expect(cache.warmSlice(20)).toBe(false);
+    const page = listEntries(service.db, cache, EntriesInput.parse({ limit: 5, sort: { field: 'updated_at', dir: 'desc' } }));
+    expect(page.total).toBe(50);
+    expect(page.facets?.status.reduce((n, f) => n + f.count, 0)).toBe(50);
+    expect(cache.warmSlice(20)).toBe(true);
   });
 });

@@ -153,10 +153,11 @@ export class StoreIndexService {
     ];
     const yieldNow = () => new Promise<void>((resolve) => setImmediate(resolve));
     for (const [cache, columns, ridIndex] of plan) {
+      // Yield first: whoever awaited `ready` runs before the first slice.
+      await yieldNow();
       while (!this.closed && !cache.warmSlice(WARM_SLICE_ROWS)) await yieldNow();
       if (this.closed) return;
       cache.warm(columns, ridIndex);
-      await yieldNow();
     }
   }
 
