@@ -30,8 +30,9 @@ export interface StoreChange {
  * A file is trusted unchanged when its size, mtime and the SHA-1 of its first and last 64 KiB of
  * indexed bytes are what the index recorded (git's index trusts size and mtime alone). What this
  * cannot see: a rewrite inside the middle of a big file that keeps its size, its mtime (to the
- * filesystem's resolution) and both windows; the plugin only appends or rewrites whole files
- * through a rename, which changes the inode, so the rule never meets it in practice.
+ * filesystem's resolution) and both windows. The plugin only appends, or rewrites a whole file
+ * through temp + rename (docs/plugin-formats.md#temp-and-rename), which changes the inode; and a
+ * line read back from such a file is checked against its hash anyway (stored-lines.ts).
  */
 const HASH_WINDOW = 64 * 1024;
 const BATCH_RECORDS = 2000;

@@ -1,5 +1,8 @@
 import fs from 'node:fs';
-import type { IndexDb } from './open-index';
+import type Database from 'better-sqlite3';
+
+/** A connection to the index (open-index.ts's IndexDb, named here without importing it: no cycle). */
+type IndexDb = Database.Database;
 
 /**
  * The index keeps no copy of a JSONL line: a row holds where its line sits in the store file
