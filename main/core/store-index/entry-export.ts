@@ -50,11 +50,9 @@ export async function* exportEntries(index: ExportIndex, query: ExportQuery, kin
       : `SELECT ${storedLineSql('e', 'fl')} AS raw FROM ${from} JOIN files fl ON fl.id = e.file_id ${where.sql} ORDER BY ${order}`;
   const inMemory = index.file === ':memory:' || index.db.memory;
   const reader = inMemory ? index.db : new Database(index.file, { readonly: true, fileMustExist: true });
+  const lines = inMemory ? null : registerStoredLine(reader);
   try {
-    if (!inMemory) {
-      reader.pragma('busy_timeout = 5000');
-      registerStoredLine(reader);
-    }
+    if (!inMemory) reader.pragma('busy_timeout = 5000');
     const statement = reader.prepare(sql);
     const rows = inMemory ? (statement.all(...where.params) as unknown[]) : (statement.iterate(...where.params) as Iterable<unknown>);
     let batch: (EntryItem | string)[] = [];
@@ -68,6 +66,8 @@ export async function* exportEntries(index: ExportIndex, query: ExportQuery, kin
     }
     if (batch.length) yield batch as EntryItem[] | string[];
   } finally {
+    // The store files this connection opened to read lines back are closed with it.
+    lines?.close();
     if (!inMemory) reader.close();
   }
 }
