@@ -1,5 +1,6 @@
 import type { StoreChange } from '../store-index/ingest';
 import type { IndexDb } from '../store-index/open-index';
+import { storedLineSql } from '../store-index/stored-lines';
 import { storeDef, type StoreTier } from '../stores/catalog';
 import type { HistoryDb } from './history-db';
 import { VersionStore } from './versions';
@@ -244,7 +245,7 @@ export class HistoryRecorder {
       const found = this.fileRow(change.path);
       const lines = found && change.kind !== 'removed'
         ? (this.index
-            .prepare('SELECT e.id, e.status, e.duplicate, r.raw FROM entries e JOIN entries_raw r ON r.rid = e.rid WHERE e.file_id = ? AND e.line >= ? ORDER BY e.line')
+            .prepare(`SELECT e.id, e.status, e.duplicate, ${storedLineSql('e', 'f')} AS raw FROM entries e JOIN files f ON f.id = e.file_id WHERE e.file_id = ? AND e.line >= ? ORDER BY e.line`)
             .all(found.id, fromLine) as IndexedEntry[])
         : [];
       // A store being re-read (by this process or another sharing the index) is cleared and refilled
@@ -326,7 +327,7 @@ export class HistoryRecorder {
   private recordEvents(fileId: number, storeKey: string, fromLine: number): number {
     const rows = this.index
       .prepare(
-        "SELECT e.kind, e.phase, e.ts_ms, r.raw FROM events e JOIN events_raw r ON r.rid = e.rid WHERE e.file_id = ? AND e.line >= ? AND e.kind IN ('archived', 'outcome', 'curator_compliance')",
+        `SELECT e.kind, e.phase, e.ts_ms, ${storedLineSql('e', 'f')} AS raw FROM events e JOIN files f ON f.id = e.file_id WHERE e.file_id = ? AND e.line >= ? AND e.kind IN ('archived', 'outcome', 'curator_compliance')`,
       )
       .all(fileId, fromLine) as { kind: string; phase: string | null; ts_ms: number | null; raw: string }[];
     let recorded = 0;

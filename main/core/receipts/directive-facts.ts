@@ -33,7 +33,7 @@ export function factsFromIndex(db: Queryable, ids: readonly string[]): Map<strin
     const chunk = ids.slice(i, i + CHUNK);
     const rows = db
       .prepare(
-        `SELECT e.id, r.raw FROM entries e JOIN files f ON f.id = e.file_id JOIN entries_raw r ON r.rid = e.rid
+        `SELECT e.id, stored_line(f.path, e.offset, e.bytes, e.hash) AS raw FROM entries e JOIN files f ON f.id = e.file_id
           WHERE e.collection = 'active' AND f.orphaned = 0 AND e.id IN (${chunk.map(() => '?').join(', ')})
           ORDER BY e.tier = 'hive', e.rid`,
       )

@@ -50,7 +50,7 @@ export function createKnowledgeHandlers(ctx: CoreContext): Pick<CallHandlers, Kn
     'knowledge.rows': async (input) => {
       const index = storeIndexOf(ctx.workspaces.current);
       await index.ready;
-      const page = listEntries(index.db, index.columns.entries, input);
+      const page = await index.fresh(() => listEntries(index.db, index.columns.entries, input));
       // Markers by the rids of this very page: a store rewritten after this read cannot pair a row with another entry's markers.
       const { markers, asOf } = await service().markers(page.items.map((item) => item.rid));
       return { ...page, items: page.items.map((item) => ({ ...item, markers: markers[String(item.rid)] ?? null })), asOf };
@@ -65,10 +65,12 @@ export function createKnowledgeHandlers(ctx: CoreContext): Pick<CallHandlers, Kn
       const target = { db: index.db, file: index.index.file };
       const slicer = new TimeSlicer();
       const base = `knowledge-${stamp()}`;
-      const built =
+      // JSON Lines read each line back from its store file: a file changed meanwhile is re-read and the export starts over.
+      const built = await index.fresh(async () =>
         format === 'csv'
           ? { filename: `${base}.csv`, mime: 'text/csv', ...(await csvExport(exportEntries(target, { filter, sort }, 'items', slicer), MAX_EXPORT_ROWS, slicer)) }
-          : { filename: `${base}.jsonl`, mime: 'application/x-ndjson', ...(await jsonlExport(exportEntries(target, { filter, sort }, 'raw', slicer), MAX_EXPORT_ROWS, slicer)) };
+          : { filename: `${base}.jsonl`, mime: 'application/x-ndjson', ...(await jsonlExport(exportEntries(target, { filter, sort }, 'raw', slicer), MAX_EXPORT_ROWS, slicer)) },
+      );
       return { ...built, truncated: built.total > built.count };
     },
   };

@@ -16,7 +16,7 @@ export function receiptsOf(workspace: Workspace): ReceiptsService {
     const facts = async (ids: readonly string[]) => {
       const index = storeIndexOf(workspace);
       await index.ready;
-      return factsFromIndex(index.db, ids);
+      return index.fresh(() => factsFromIndex(index.db, ids));
     };
     const service = new ReceiptsService({ projectDir, swarmDir, knowledgeDir, allowSymlinksOutside: workspace.paths.allowSymlinksOutside }, { facts });
     return { value: service, dispose: () => service.dispose() };

@@ -16,7 +16,7 @@ export function createRevealHandler(ctx: CoreContext, human: HumanServices): Pic
     'stores.reveal': async ({ rid, id, store }, caller) => {
       const service = storeIndexOf(ctx.workspaces.current);
       await service.ready;
-      const entry = getEntry(service.db, { rid, id, store });
+      const entry = await service.fresh(() => getEntry(service.db, { rid, id, store }));
       if (!entry) throw new ConsoleError('not_found', `No knowledge entry ${id !== undefined ? `with id ${id}` : `#${rid}`}`);
       const kinds = [...new Set(findCredentials(JSON.stringify(entry.raw)).map((m) => m.kind))];
       await human.record(caller, {

@@ -57,22 +57,24 @@ export function createStoreHandlers(ctx: CoreContext): Pick<CallHandlers, StoreO
     },
     'stores.defects': async (input) => listDefects((await readyIndex(ctx)).db, input),
     'stores.records': async (input) => {
-      const page = listRecords((await readyIndex(ctx)).db, input);
+      const service = await readyIndex(ctx);
+      const page = await service.fresh(() => listRecords(service.db, input));
       if (!page) throw new ConsoleError('not_found', `Unknown store: ${input.store}`);
       return page;
     },
     'stores.entries': async (input) => {
       const service = await readyIndex(ctx);
-      return listEntries(service.db, service.columns.entries, input);
+      return service.fresh(() => listEntries(service.db, service.columns.entries, input));
     },
     'stores.entry': async (input) => {
-      const entry = getEntry((await readyIndex(ctx)).db, input);
+      const service = await readyIndex(ctx);
+      const entry = await service.fresh(() => getEntry(service.db, input));
       if (!entry) throw new ConsoleError('not_found', `No knowledge entry ${input.id !== undefined ? `with id ${input.id}` : `#${input.rid}`}`);
       return entry;
     },
     'stores.events': async (input) => {
       const service = await readyIndex(ctx);
-      return listEvents(service.db, service.columns.events, input);
+      return service.fresh(() => listEvents(service.db, service.columns.events, input));
     },
     'stores.config': () => {
       const config = loadSwarmConfig({ projectDir: ctx.workspaces.current.paths.projectDir });

@@ -81,14 +81,31 @@ export class ColumnCache {
     this.dictionaries = new Map(this.columns.filter((c) => c.type === 'code').map((c) => [c.name, new Dictionary()]));
   }
 
+  /** Loads every row not loaded yet. */
   ensure(): void {
+    this.load(Number.MAX_SAFE_INTEGER);
+  }
+
+  /**
+   * Loads at most `rows` of the rows not loaded yet and tells whether the cache is now current: a
+   * re-opened index warms its caches in such slices, so requests are answered between them (any
+   * query still calls ensure(), so it never sees a partly loaded cache).
+   */
+  warmSlice(rows: number): boolean {
+    this.load(rows);
+    return this.state === 'fresh';
+  }
+
+  private load(limit: number): void {
     if (this.state === 'fresh') return;
     if (this.state === 'full') {
       this.reset();
       this.histograms.clear();
       this.postings.clear();
+      this.state = 'append';
     }
-    const incoming = (this.db.prepare(`SELECT count(*) FROM ${this.table} WHERE rid > ?`).pluck().get(this.lastRid) as number) ?? 0;
+    const pending = (this.db.prepare(`SELECT count(*) FROM ${this.table} WHERE rid > ?`).pluck().get(this.lastRid) as number) ?? 0;
+    const incoming = Math.min(pending, limit);
     const capacity = this.size + incoming;
     this.rids = grow(this.rids, capacity);
     for (const [name, array] of this.codes) this.codes.set(name, grow(array, capacity));
@@ -101,10 +118,10 @@ export class ColumnCache {
         : { codes: null, dictionary: null, numbers: this.numbers.get(c.name) as Float64Array },
     );
     const select = [...this.columns.map((c) => c.sql), ...(this.tagsSql ? [this.tagsSql] : [])].join(', ');
-    const statement = this.db.prepare(`SELECT t.rid, ${select} FROM ${this.table} t WHERE t.rid > ? ORDER BY t.rid`).raw(true);
+    const statement = this.db.prepare(`SELECT t.rid, ${select} FROM ${this.table} t WHERE t.rid > ? ORDER BY t.rid LIMIT ?`).raw(true);
     const width = this.columns.length;
     let i = this.size;
-    for (const row of statement.iterate(this.lastRid) as Iterable<unknown[]>) {
+    for (const row of statement.iterate(this.lastRid, incoming) as Iterable<unknown[]>) {
       if (i >= this.rids.length) break; // rows added since the count: the next refresh loads them
       this.rids[i] = row[0] as number;
       for (let c = 0; c < width; c++) {
@@ -136,7 +153,8 @@ export class ColumnCache {
       for (let r = previous; r < this.size; r++) grown[codes[r] as number]!++;
       this.histograms.set(name, grown);
     }
-    this.state = 'fresh';
+    // Rows left above the limit (or appended since the count) are loaded by the next call.
+    if (incoming === pending) this.state = 'fresh';
   }
 
   /** Builds histograms and postings of `columns` (and the rid index) now, so no query pays for them. */

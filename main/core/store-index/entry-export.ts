@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { EntriesInput, EntryItem } from '../../../shared/contract/stores';
 import { LIST_COLUMNS, orderBy, source, toItem, type EntryRowOut } from './entry-queries';
 import type { IndexDb } from './open-index';
+import { registerStoredLine, storedLineSql } from './stored-lines';
 import { maskCredentials, maskDeep } from '../platform/util/credentials';
 
 type Input = z.output<typeof EntriesInput>;
@@ -46,9 +47,10 @@ export async function* exportEntries(index: ExportIndex, query: ExportQuery, kin
   const sql =
     kind === 'items'
       ? `SELECT ${LIST_COLUMNS} FROM ${from} JOIN files fl ON fl.id = e.file_id ${where.sql} ORDER BY ${order}`
-      : `SELECT r.raw FROM ${from} JOIN entries_raw r ON r.rid = e.rid ${where.sql} ORDER BY ${order}`;
+      : `SELECT ${storedLineSql('e', 'fl')} AS raw FROM ${from} JOIN files fl ON fl.id = e.file_id ${where.sql} ORDER BY ${order}`;
   const inMemory = index.file === ':memory:' || index.db.memory;
   const reader = inMemory ? index.db : new Database(index.file, { readonly: true, fileMustExist: true });
+  const lines = inMemory ? null : registerStoredLine(reader);
   try {
     if (!inMemory) reader.pragma('busy_timeout = 5000');
     const statement = reader.prepare(sql);
@@ -64,6 +66,8 @@ export async function* exportEntries(index: ExportIndex, query: ExportQuery, kin
     }
     if (batch.length) yield batch as EntryItem[] | string[];
   } finally {
+    // The store files this connection opened to read lines back are closed with it.
+    lines?.close();
     if (!inMemory) reader.close();
   }
 }

@@ -2,10 +2,11 @@ import type { z } from 'zod';
 import { ENTRY_FACETS, type EntriesInput, type EntriesPage, type EntryDetail, type EntryItem } from '../../../shared/contract/stores';
 import { storeDef } from '../stores/catalog';
 import type { IndexDb } from './open-index';
+import { storedLineSql } from './stored-lines';
 import { PRIORITY_RANK_SQL } from './schema';
 import { Where, ftsQuery, orderedByRids, parseJsonObject } from './sql';
 import { facetList, type ColumnCache, type ColumnSpec, type Predicate } from './column-cache';
-import type { EntryRow } from './rows';
+import { entrySearchTexts, type EntryRow } from './rows';
 
 type Input = z.output<typeof EntriesInput>;
 type Filter = Input['filter'];
@@ -151,8 +152,22 @@ function prefixRanges(text: string, words: string[]): [number, number][] {
   return ranges;
 }
 
+/** The texts the full-text index was given for these entries (it keeps tokens only): tags from the row, the rest from the line. */
+function searchTexts(db: IndexDb, items: EntryItem[]): Map<number, { tags: string; triggers: string; actions: string }> {
+  const rows = db
+    .prepare(`SELECT e.rid, e.store_key, e.tags, ${storedLineSql('e', 'fl')} AS raw FROM entries e JOIN files fl ON fl.id = e.file_id WHERE e.rid IN (${items.map(() => '?').join(', ')})`)
+    .all(...items.map((i) => i.rid)) as { rid: number; store_key: string; tags: string; raw: string }[];
+  return new Map(
+    rows.map((r) => {
+      const raw = parseJsonObject(r.raw);
+      const check = storeDef(r.store_key)?.check;
+      return [r.rid, { tags: (JSON.parse(r.tags) as string[]).join(' '), ...entrySearchTexts(check ? check(raw).value : raw) }];
+    }),
+  );
+}
+
 /**
- * Match highlights for a page, computed here from the stored texts: asking FTS5 for highlight()
+ * Match highlights for a page, computed here from the entries' texts: asking FTS5 for highlight()
  * per row re-reads the whole doclist of a frequent prefix for every row.
  */
 function addMatches(db: IndexDb, text: string, items: EntryItem[]): void {
@@ -160,10 +175,7 @@ function addMatches(db: IndexDb, text: string, items: EntryItem[]): void {
   const words = foldCase(text)
     .split(/[^\p{L}\p{N}_]+/u)
     .filter((w) => w.length > 0);
-  const rows = db
-    .prepare(`SELECT rowid AS rid, tags, triggers, actions FROM entries_fts WHERE rowid IN (${items.map(() => '?').join(', ')})`)
-    .all(...items.map((i) => i.rid)) as { rid: number; tags: string; triggers: string; actions: string }[];
-  const byRid = new Map(rows.map((r) => [r.rid, r]));
+  const byRid = searchTexts(db, items);
   for (const item of items) {
     const row = byRid.get(item.rid);
     const lesson = prefixRanges(item.lesson ?? '', words);
@@ -287,8 +299,8 @@ export function getEntry(db: IndexDb, input: { id?: string | undefined; rid?: nu
   // Prefer the active store, then the tier order swarm/link/hive, then file order.
   const row = db
     .prepare(
-      `SELECT e.rid, e.id, e.store_key, e.collection, e.tier, e.line, e.offset, r.raw, e.file_id, fl.name, fl.path
-       FROM entries e JOIN files fl ON fl.id = e.file_id JOIN entries_raw r ON r.rid = e.rid
+      `SELECT e.rid, e.id, e.store_key, e.collection, e.tier, e.line, e.offset, ${storedLineSql('e', 'fl')} AS raw, e.file_id, fl.name, fl.path
+       FROM entries e JOIN files fl ON fl.id = e.file_id
        ${where.sql} ORDER BY (e.collection = 'active') DESC, e.tier = 'hive', e.line LIMIT 1`,
     )
     .get(...where.params) as

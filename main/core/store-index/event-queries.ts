@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { ConsoleError } from '../../../shared/contract/define';
 import type { EventsInput, EventsPage } from '../../../shared/contract/stores';
 import type { IndexDb } from './open-index';
+import { storedLineSql } from './stored-lines';
 import { Where, orderedByRids, parseJsonObject } from './sql';
 import { facetList, type ColumnCache, type ColumnSpec, type Predicate } from './column-cache';
 
@@ -137,8 +138,8 @@ export function listEvents(db: IndexDb, cache: ColumnCache, input: Input): z.out
     rids.length
       ? (db
           .prepare(
-            `SELECT ev.rid, ev.store_key, fl.name, ev.line, ev.offset, ev.kind, ev.session_id, ev.agent, ev.tool, ev.knowledge_id, ev.trace_id, ev.phase, ev.flagged, r.raw
-             FROM events ev JOIN files fl ON fl.id = ev.file_id JOIN events_raw r ON r.rid = ev.rid WHERE ev.rid IN (${rids.map(() => '?').join(', ')})`,
+            `SELECT ev.rid, ev.store_key, fl.name, ev.line, ev.offset, ev.kind, ev.session_id, ev.agent, ev.tool, ev.knowledge_id, ev.trace_id, ev.phase, ev.flagged, ${storedLineSql('ev', 'fl')} AS raw
+             FROM events ev JOIN files fl ON fl.id = ev.file_id WHERE ev.rid IN (${rids.map(() => '?').join(', ')})`,
           )
           .all(...rids) as EventRowOut[])
       : [],

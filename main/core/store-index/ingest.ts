@@ -26,7 +26,15 @@ export interface StoreChange {
   fromLine?: number;
 }
 
-const HASH_WINDOW = 4096;
+/**
+ * A file is trusted unchanged when its size, mtime and the SHA-1 of its first and last 64 KiB of
+ * indexed bytes are what the index recorded (git's index trusts size and mtime alone). What this
+ * cannot see: a rewrite inside the middle of a big file that keeps its size, its mtime (to the
+ * filesystem's resolution) and both windows. The plugin only appends, or rewrites a whole file
+ * through temp + rename (docs/plugin-formats.md#temp-and-rename), which changes the inode; and a
+ * line read back from such a file is checked against its hash anyway (stored-lines.ts).
+ */
+const HASH_WINDOW = 64 * 1024;
 const BATCH_RECORDS = 2000;
 /**
  * Defect rows stored per file, over every pass (a flood of bad lines appended a few at a time
@@ -39,7 +47,7 @@ interface Fingerprint {
   tail: string | null;
 }
 
-/** SHA-1 of the first and last 4 KiB before `end`, read from the file only if it is still inode `ino`. */
+/** SHA-1 of the first and last HASH_WINDOW bytes before `end`, read from the file only if it is still inode `ino`. */
 async function fingerprint(path: string, end: number, ino: number | null): Promise<Fingerprint | null> {
   let handle: fs.promises.FileHandle | undefined;
   try {
@@ -67,11 +75,13 @@ async function decide(def: StoreDef, state: FileState, stat: fs.Stats): Promise<
   if (state.status !== 'ok' || state.ino === null) return { kind: 'full', why: 'first read' };
   if (stat.ino !== state.ino || stat.dev !== state.dev) return { kind: 'full', why: 'replaced (rename-over)' };
   if (stat.size < state.end_offset) return { kind: 'full', why: 'truncated' };
-  if (stat.size === state.size && stat.mtimeMs === state.mtime_ms) return { kind: 'unchanged' };
-  if (def.format !== 'jsonl') return { kind: 'full', why: 'changed' };
+  const sameStat = stat.size === state.size && stat.mtimeMs === state.mtime_ms;
+  // Whole-file formats keep no fingerprint: size and mtime decide (they are small, re-read whole).
+  if (def.format !== 'jsonl') return sameStat ? { kind: 'unchanged' } : { kind: 'full', why: 'changed' };
+  // The bytes indexed so far must still be there, whether the file grew or not.
   const now = await fingerprint(state.path, state.end_offset, state.ino);
   if (!now || now.head !== state.head_sha || now.tail !== state.tail_sha) return { kind: 'full', why: 'rewritten in place' };
-  return { kind: 'append' };
+  return sameStat ? { kind: 'unchanged' } : { kind: 'append' };
 }
 
 /**
@@ -83,7 +93,7 @@ export async function syncFile(
   writer: IndexWriter,
   def: StoreDef,
   file: StoreFile,
-  options: { initialBuild?: boolean; confineTo?: readonly string[] } = {},
+  options: { initialBuild?: boolean; confineTo?: readonly string[]; reread?: boolean } = {},
 ): Promise<StoreChange | null> {
   const state = writer.ensureFile(file);
   const change = (kind: ChangeKind, count: number, fromLine = 1): StoreChange => ({ storeKey: file.storeKey, file: file.name, path: file.path, kind, count, fileId: state.id, fromLine });
@@ -125,7 +135,8 @@ export async function syncFile(
     return change('removed', had);
   }
 
-  const mode = await decide(def, state, stat);
+  // A line read back no longer matched its row: the file changed where the fingerprint cannot see.
+  const mode: Mode = options.reread && state.status === 'ok' ? { kind: 'full', why: 'a line no longer matched the index' } : await decide(def, state, stat);
   if (mode.kind === 'unchanged') return null;
   const full = mode.kind === 'full';
   // During the first build a new file has no rows yet (an interrupted build is discarded whole).

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { IndexDb } from './open-index';
+import { storedLineSql } from './stored-lines';
 
 /**
  * What the knowledge model reads from the index, as typed rows: the knowledge layer never writes
@@ -36,8 +37,9 @@ export interface EntryPosition {
   line: number;
 }
 
-const ENTRY_COLUMNS = 'e.rid, e.file_id AS fileId, e.store_key AS storeKey, e.collection, e.tier, e.line, r.raw, f.path';
-const ENTRY_FROM = 'entries e JOIN files f ON f.id = e.file_id JOIN entries_raw r ON r.rid = e.rid';
+// Line texts come from the store files (stored-lines.ts); rid order is file order within a file, so a batch reads on.
+const ENTRY_COLUMNS = `e.rid, e.file_id AS fileId, e.store_key AS storeKey, e.collection, e.tier, e.line, ${storedLineSql('e', 'f')} AS raw, f.path`;
+const ENTRY_FROM = 'entries e JOIN files f ON f.id = e.file_id';
 /** SQLite's default limit on bound parameters is far above this; it keeps statements short. */
 const RID_CHUNK = 500;
 
@@ -94,7 +96,7 @@ export class KnowledgeSource {
   /** Lines of one event store in file order (knowledge events and the application log are FIFO-capped). */
   events(storeKey: string): IndexedLine[] {
     return this.prepare(
-      'SELECT r.raw, ev.store_key AS storeKey, ev.line, f.path FROM events ev JOIN files f ON f.id = ev.file_id JOIN events_raw r ON r.rid = ev.rid WHERE ev.store_key = ? ORDER BY ev.file_id, ev.line',
+      `SELECT ${storedLineSql('ev', 'f')} AS raw, ev.store_key AS storeKey, ev.line, f.path FROM events ev JOIN files f ON f.id = ev.file_id WHERE ev.store_key = ? ORDER BY ev.file_id, ev.line`,
     ).all(storeKey) as IndexedLine[];
   }
 
@@ -110,7 +112,9 @@ export class KnowledgeSource {
     const byRid = new Map<number, string>();
     for (let i = 0; i < rids.length; i += RID_CHUNK) {
       const chunk = rids.slice(i, i + RID_CHUNK);
-      const rows = this.db.prepare(`SELECT rid, raw FROM entries_raw WHERE rid IN (${chunk.map(() => '?').join(', ')})`).all(...chunk) as { rid: number; raw: string }[];
+      const rows = this.db
+        .prepare(`SELECT e.rid, ${storedLineSql('e', 'f')} AS raw FROM entries e JOIN files f ON f.id = e.file_id WHERE e.rid IN (${chunk.map(() => '?').join(', ')}) ORDER BY e.rid`)
+        .all(...chunk) as { rid: number; raw: string }[];
       for (const row of rows) byRid.set(row.rid, row.raw);
     }
     return rids.map((rid) => byRid.get(rid)).filter((line): line is string => line !== undefined);

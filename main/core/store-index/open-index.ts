@@ -3,6 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { BULK_INDEX_SQL, INDEX_FILE_NAME, INDEX_SCHEMA_VERSION, SCHEMA_SQL } from './schema';
 import { ensurePrivateDatabaseFile, ensurePrivateDir } from '../platform/paths/private-files';
+import { registerStoredLine } from './stored-lines';
 
 export type IndexDb = Database.Database;
 
@@ -29,6 +30,8 @@ function configure(db: IndexDb, initialBuild = false): void {
   db.pragma('temp_store = FILE');
   db.pragma('cache_size = -16000');
   db.pragma('busy_timeout = 5000');
+  // Line texts are read back from the store files (stored-lines.ts).
+  registerStoredLine(db);
 }
 
 function currentVersion(db: IndexDb): number | null {

@@ -40,6 +40,14 @@ export interface EntryRow {
   actions: string;
 }
 
+/** The trigger and action texts the full-text index holds for an entry (of its normalised value). */
+export function entrySearchTexts(v: Record<string, unknown>): { triggers: string; actions: string } {
+  return {
+    triggers: strings(v.triggers).join('\n'),
+    actions: [...strings(v.required_actions), ...strings(v.forbidden_actions), ...strings(v.verification_checks)].join('\n'),
+  };
+}
+
 export function entryRow(record: StoreRecord, tier: StoreTier, collection: EntryCollection): EntryRow {
   const v = record.value;
   const outcomes = (v.retrieval_outcomes ?? {}) as Record<string, unknown>;
@@ -62,8 +70,7 @@ export function entryRow(record: StoreRecord, tier: StoreTier, collection: Entry
     shown_count: num(outcomes.shown_count),
     lesson: str(v.lesson),
     tags: [...new Set(strings(v.tags))],
-    triggers: strings(v.triggers).join('\n'),
-    actions: [...strings(v.required_actions), ...strings(v.forbidden_actions), ...strings(v.verification_checks)].join('\n'),
+    ...entrySearchTexts(v),
   };
 }
 

@@ -4,12 +4,14 @@
  * `<workspace.cacheDir>/store-index.sqlite`. Bump INDEX_SCHEMA_VERSION whenever the tables or
  * what goes into them change: a database with another version is deleted and rebuilt.
  */
-export const INDEX_SCHEMA_VERSION = 9;
+export const INDEX_SCHEMA_VERSION = 10;
 export const INDEX_FILE_NAME = 'store-index.sqlite';
 
 // Row tables (entries, events, receipts, records) hold one row per store record, pointing at its
-// file and line. The exact line text lives in `<table>_raw` under the same rid, so the row tables
-// stay narrow: scans, facet counts and index builds then read a fraction of the pages.
+// file and line, with the few columns queries filter, sort and count on. The JSONL tables keep no
+// copy of the line: `offset` and `bytes` say where it sits in its file and `hash` (stored-lines.ts)
+// checks it when it is read back, so the index stays smaller than the data. Whole-file records
+// (JSON, markdown: their text is derived) keep it in `records_raw` under the same rid.
 // Their rids are AUTOINCREMENT: a rid is never reused after a file is re-read, so a rid names one
 // line for the life of the index and caches keyed by rid (the knowledge model's parsed entries,
 // the column caches' "rows above the last rid") can trust it.
@@ -49,6 +51,9 @@ CREATE TABLE entries (
   collection TEXT NOT NULL,
   line INTEGER NOT NULL,
   offset INTEGER NOT NULL,
+  -- the line's length with its newline, and lineHash() of its text
+  bytes INTEGER NOT NULL,
+  hash INTEGER NOT NULL,
   id TEXT,
   tier TEXT NOT NULL,
   status TEXT,
@@ -73,7 +78,9 @@ CREATE TABLE entry_tags (rid INTEGER NOT NULL, tag TEXT NOT NULL);
 CREATE INDEX entry_tags_rid ON entry_tags(rid);
 CREATE INDEX entry_tags_tag ON entry_tags(tag, rid);
 
-CREATE VIRTUAL TABLE entries_fts USING fts5(lesson, tags, triggers, actions, tokenize = 'unicode61 remove_diacritics 2');
+-- Contentless: the full-text index keeps the tokens of these texts, not the texts (tags and lesson
+-- are columns of entries, triggers and actions are in the line); deletable by rowid.
+CREATE VIRTUAL TABLE entries_fts USING fts5(lesson, tags, triggers, actions, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2');
 
 CREATE TABLE events (
   rid INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -81,6 +88,9 @@ CREATE TABLE events (
   store_key TEXT NOT NULL,
   line INTEGER NOT NULL,
   offset INTEGER NOT NULL,
+  -- the line's length with its newline, and lineHash() of its text
+  bytes INTEGER NOT NULL,
+  hash INTEGER NOT NULL,
   kind TEXT,
   -- epoch ms of the record's timestamp: integer keys keep the big indexes small and fast to build
   ts_ms INTEGER,
@@ -99,6 +109,9 @@ CREATE TABLE receipts (
   store_key TEXT NOT NULL,
   line INTEGER NOT NULL,
   offset INTEGER NOT NULL,
+  -- the line's length with its newline, and lineHash() of its text
+  bytes INTEGER NOT NULL,
+  hash INTEGER NOT NULL,
   seq INTEGER,
   gen INTEGER,
   type TEXT,
@@ -128,9 +141,6 @@ CREATE INDEX records_file ON records(file_id, line);
 CREATE INDEX records_store ON records(store_key, line);
 CREATE INDEX records_id ON records(store_key, rec_id);
 
-CREATE TABLE entries_raw (rid INTEGER PRIMARY KEY, raw TEXT NOT NULL);
-CREATE TABLE events_raw (rid INTEGER PRIMARY KEY, raw TEXT NOT NULL);
-CREATE TABLE receipts_raw (rid INTEGER PRIMARY KEY, raw TEXT NOT NULL);
 CREATE TABLE records_raw (rid INTEGER PRIMARY KEY, raw TEXT NOT NULL);
 
 CREATE TABLE defects (

@@ -15,11 +15,17 @@ import { IndexWriter, type FileState } from './writer';
 import { ColumnCache } from './column-cache';
 import { ENTRY_COLUMNS, ENTRY_TAGS_SQL } from './entry-queries';
 import { EVENT_COLUMNS } from './event-queries';
+import { StaleLineError, lineReaderOf, type LineReader } from './stored-lines';
 
 interface StoreIndexOptions {
   /** Follow the stores live with chokidar (default true). */
   watch?: boolean;
 }
+
+/** Rows a column cache loads per slice while it warms after the index is ready (a few ms each). */
+const WARM_SLICE_ROWS = 20_000;
+/** Times a read is retried after the files it met changed (each retry re-reads those files first). */
+const STALE_RETRIES = 3;
 
 interface QueueEntry {
   file: StoreFile;
@@ -35,7 +41,10 @@ interface QueueEntry {
 export class StoreIndexService {
   readonly index: OpenedIndex;
   readonly writer: IndexWriter;
+  /** Every file checked (unchanged files trusted, changed ones re-read): every query is answerable. */
   readonly ready: Promise<void>;
+  /** The column caches loaded too (they load in slices after `ready`; a query meanwhile loads the rest itself). */
+  readonly warmed: Promise<void>;
   /** Totals and facets of the two big tables (see column-cache.ts). */
   readonly columns: { entries: ColumnCache; events: ColumnCache };
   private paths: WorkspacePaths;
@@ -49,6 +58,10 @@ export class StoreIndexService {
   private linkCheck: Promise<void> = Promise.resolve();
   /** True until the first build of this index has finished. */
   private initialBuild: boolean;
+  /** Files a stale line was met in: re-read whole on their next sync, whatever their fingerprint says. */
+  private readonly stale = new Set<string>();
+  /** Reads line texts back from the store files for this connection (stored-lines.ts). */
+  private readonly lines: LineReader;
 
   constructor(paths: WorkspacePaths, cacheDir: string, private readonly options: StoreIndexOptions = {}) {
     this.paths = paths;
@@ -59,9 +72,15 @@ export class StoreIndexService {
       entries: new ColumnCache(this.index.db, 'entries', ENTRY_COLUMNS, ENTRY_TAGS_SQL),
       events: new ColumnCache(this.index.db, 'events', EVENT_COLUMNS),
     };
+    this.lines = lineReaderOf(this.index.db);
+    // A line that no longer matches its row: re-read its file now (the watcher may not have said
+    // yet), once the query that met it has ended (the connection is busy until then).
+    this.lines.onStale = (stalePath) => queueMicrotask(() => void this.resync(stalePath));
     this.relocate();
     this.ready = this.start();
     this.ready.catch((error) => console.error('[store-index] initial ingest failed:', error));
+    this.warmed = this.ready.then(() => this.warmColumns());
+    this.warmed.catch((error) => console.warn('[store-index] column caches did not warm:', (error as Error).message));
   }
 
   get db(): IndexDb {
@@ -80,6 +99,30 @@ export class StoreIndexService {
     return this.orphans;
   }
 
+  /**
+   * Runs a read of the index that may read line texts back from the store files; when one of those
+   * files changed behind the index (StaleLineError), re-reads that file and runs the read again,
+   * so the answer comes from fresh rows, never from a line that no longer matches its row.
+   */
+  async fresh<T>(read: () => T | Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await read();
+      } catch (error) {
+        if (!(error instanceof StaleLineError) || attempt >= STALE_RETRIES || this.closed) throw error;
+        await this.resync(error.path);
+      }
+    }
+  }
+
+  /** Syncs the file at `filePath` now, if it is one of the stores'. */
+  private async resync(filePath: string): Promise<void> {
+    const file = matchPath(this.locations, filePath) ?? this.orphans.find((o) => o.path === filePath);
+    if (!file || this.closed) return;
+    this.stale.add(file.path);
+    await this.schedule(file);
+  }
+
   onChange(listener: (change: StoreChange) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -96,10 +139,26 @@ export class StoreIndexService {
       createBulkIndexes(this.db);
       this.initialBuild = false;
     }
-    // Warm the column caches so the first query is as fast as the rest.
-    this.columns.entries.warm(['status', 'category', 'tier', 'priority', 'scope', 'project', 'collection', 'store'], true);
-    this.columns.events.warm(['store', 'kind', 'session', 'agent', 'knowledge']);
     if (this.options.watch !== false && !this.closed) await this.startWatcher();
+  }
+
+  /**
+   * Warms the column caches so later queries are as fast as the rest, in slices that give the
+   * event loop back: a re-open is ready once its files are checked, not once 1M rows are loaded.
+   */
+  private async warmColumns(): Promise<void> {
+    const plan: [ColumnCache, string[], boolean][] = [
+      [this.columns.entries, ['status', 'category', 'tier', 'priority', 'scope', 'project', 'collection', 'store'], true],
+      [this.columns.events, ['store', 'kind', 'session', 'agent', 'knowledge'], false],
+    ];
+    const yieldNow = () => new Promise<void>((resolve) => setImmediate(resolve));
+    for (const [cache, columns, ridIndex] of plan) {
+      // Yield first: whoever awaited `ready` runs before the first slice.
+      await yieldNow();
+      while (!this.closed && !cache.warmSlice(WARM_SLICE_ROWS)) await yieldNow();
+      if (this.closed) return;
+      cache.warm(columns, ridIndex);
+    }
   }
 
   /** Finds every store file, syncs it, and forgets files that no longer belong to any store. */
@@ -151,7 +210,8 @@ export class StoreIndexService {
       if (file.orphaned) return await this.syncOrphan(file);
       const def = storeDef(file.storeKey);
       if (!def) return;
-      const change = await syncFile(this.writer, def, file, { initialBuild: this.initialBuild, confineTo: this.workspaceRoots() });
+      const reread = this.stale.delete(file.path);
+      const change = await syncFile(this.writer, def, file, { initialBuild: this.initialBuild, confineTo: this.workspaceRoots(), reread });
       if (change) this.emit(change);
       // Not awaited here: re-linking rescans every file, this one included, through the queue.
       // A failed check must not stop every later one (a rejected chain runs no further `then`).
@@ -208,6 +268,8 @@ export class StoreIndexService {
   }
 
   private emit(change: StoreChange): void {
+    // Open descriptors of a re-read or removed file may name its old inode.
+    if (change.kind === 'rewritten' || change.kind === 'removed') this.lines.forget(change.path);
     const table = storeDef(change.storeKey)?.table;
     if (table === 'entries' || table === 'events') {
       if (change.kind === 'appended') this.columns[table].invalidate('append');
@@ -268,9 +330,11 @@ export class StoreIndexService {
     this.closed = true;
     if (this.rescanTimer) clearTimeout(this.rescanTimer);
     await this.ready.catch(() => undefined);
+    await this.warmed.catch(() => undefined);
     await this.linkCheck.catch(() => undefined);
     await this.watcher?.close();
     await this.idle();
+    this.lines.close();
     this.index.db.close();
   }
 }

@@ -5,6 +5,7 @@ import { storeDef, type StoreDef, type StoreTable } from '../stores/catalog';
 import type { StoreFile } from '../stores/locate';
 import type { StoreLocation } from '../stores/store-location';
 import type { IndexDb } from './open-index';
+import { storedLineSql } from './stored-lines';
 import { Where, containsPattern, orderedByRids, parseJsonObject } from './sql';
 
 interface FileRow {
@@ -140,7 +141,17 @@ export function listRecords(db: IndexDb, input: z.output<typeof RecordsInput>): 
   if (input.filter.id) where.add(`${cols.id} = ?`, input.filter.id);
   where.in(cols.kind, input.filter.kind);
   if (input.filter.flaggedOnly) where.add('t.flagged = 1');
-  if (input.filter.text) where.add(`t.rid IN (SELECT rid FROM ${def.table}_raw WHERE raw LIKE ? ESCAPE '\\')`, containsPattern(input.filter.text));
+  // Whole-file records keep their text; JSONL lines are read back from the store's files, in file order.
+  const lineSql = def.table === 'records' ? '(SELECT x.raw FROM records_raw x WHERE x.rid = t.rid)' : storedLineSql('t', 'fl');
+  if (input.filter.text) {
+    where.add(
+      def.table === 'records'
+        ? `t.rid IN (SELECT rid FROM records_raw WHERE raw LIKE ? ESCAPE '\\')`
+        : `t.rid IN (SELECT t.rid FROM ${def.table} t JOIN files fl ON fl.id = t.file_id WHERE +t.store_key = ? AND ${lineSql} LIKE ? ESCAPE '\\' ORDER BY t.rid)`,
+      ...(def.table === 'records' ? [] : [def.key]),
+      containsPattern(input.filter.text),
+    );
+  }
   const dir = input.sort.dir === 'asc' ? 'ASC' : 'DESC';
   const sortColumn = { line: 't.rid', ts: cols.ts, id: cols.id, kind: cols.kind }[input.sort.field];
   // events/receipts have no file index: their rows of one file are in line order by rid.
@@ -155,8 +166,8 @@ export function listRecords(db: IndexDb, input: z.output<typeof RecordsInput>): 
     rids.length
       ? (db
           .prepare(
-            `SELECT t.rid, fl.name, t.line, t.offset, ${cols.id} AS id, ${cols.kind} AS kind, ${cols.ts} AS ts, t.flagged, r.raw
-             FROM ${def.table} t JOIN files fl ON fl.id = t.file_id JOIN ${def.table}_raw r ON r.rid = t.rid WHERE t.rid IN (${rids.map(() => '?').join(', ')})`,
+            `SELECT t.rid, fl.name, t.line, t.offset, ${cols.id} AS id, ${cols.kind} AS kind, ${cols.ts} AS ts, t.flagged, ${lineSql} AS raw
+             FROM ${def.table} t JOIN files fl ON fl.id = t.file_id WHERE t.rid IN (${rids.map(() => '?').join(', ')})`,
           )
           .all(...rids) as Row[])
       : [],

@@ -5,11 +5,12 @@ import type { StoreRecord } from '../stores/read-store-file';
 import type { StoreFile } from '../stores/locate';
 import type { IndexDb } from './open-index';
 import { entryRow, eventRow, genericRow, receiptRow } from './rows';
+import { lineHash } from './stored-lines';
 
-/** One record's column values, raw line, and (entries) tags and full-text fields, ready to insert. */
+/** One record's column values, (whole-file records) its text, and (entries) tags and full-text fields, ready to insert. */
 export interface PendingRow {
   values: unknown[];
-  raw: string;
+  raw?: string;
   tags?: string[];
   fts?: [string, string, string, string];
 }
@@ -61,31 +62,25 @@ export class IndexWriter {
       ),
       deleteFile: p('DELETE FROM files WHERE id = ?'),
       entries: p(
-        `INSERT INTO entries(file_id, store_key, collection, line, offset, id, tier, status, category, scope, priority, confidence, project, created_at, updated_at,
+        `INSERT INTO entries(file_id, store_key, collection, line, offset, bytes, hash, id, tier, status, category, scope, priority, confidence, project, created_at, updated_at,
          phases_alive, max_phases, encounter_score, shown_count, lesson, tags, flagged, duplicate)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       entry_tags: p('INSERT INTO entry_tags(rid, tag) VALUES (?, ?)'),
       entries_fts: p('INSERT INTO entries_fts(rowid, lesson, tags, triggers, actions) VALUES (?, ?, ?, ?, ?)'),
       events: p(
-        `INSERT INTO events(file_id, store_key, line, offset, kind, ts_ms, session_id, agent, tool, knowledge_id, trace_id, phase, flagged)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ),
-      receipts: p(
-        `INSERT INTO receipts(file_id, store_key, line, offset, seq, gen, type, ts, trace_id, entry_id, session_id, phase, outcome, source, flagged)
+        `INSERT INTO events(file_id, store_key, line, offset, bytes, hash, kind, ts_ms, session_id, agent, tool, knowledge_id, trace_id, phase, flagged)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
+      receipts: p(
+        `INSERT INTO receipts(file_id, store_key, line, offset, bytes, hash, seq, gen, type, ts, trace_id, entry_id, session_id, phase, outcome, source, flagged)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
       records: p('INSERT INTO records(file_id, store_key, line, offset, rec_id, kind, ts, flagged, duplicate) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)'),
-      entries_raw: p('INSERT INTO entries_raw(rid, raw) VALUES (?, ?)'),
-      events_raw: p('INSERT INTO events_raw(rid, raw) VALUES (?, ?)'),
-      receipts_raw: p('INSERT INTO receipts_raw(rid, raw) VALUES (?, ?)'),
       records_raw: p('INSERT INTO records_raw(rid, raw) VALUES (?, ?)'),
       defect: p('INSERT INTO defects(file_id, store_key, line, offset, kind, reason) VALUES (?, ?, ?, ?, ?, ?)'),
       clearFts: p('DELETE FROM entries_fts WHERE rowid IN (SELECT rid FROM entries WHERE file_id = ?)'),
       clearTags: p('DELETE FROM entry_tags WHERE rid IN (SELECT rid FROM entries WHERE file_id = ?)'),
-      clearEntriesRaw: p('DELETE FROM entries_raw WHERE rid IN (SELECT rid FROM entries WHERE file_id = ?)'),
-      clearEventsRaw: p('DELETE FROM events_raw WHERE rid IN (SELECT rid FROM events WHERE file_id = ?)'),
-      clearReceiptsRaw: p('DELETE FROM receipts_raw WHERE rid IN (SELECT rid FROM receipts WHERE file_id = ?)'),
       clearRecordsRaw: p('DELETE FROM records_raw WHERE rid IN (SELECT rid FROM records WHERE file_id = ?)'),
       clearEntries: p('DELETE FROM entries WHERE file_id = ?'),
       clearEvents: p('DELETE FROM events WHERE file_id = ?'),
@@ -99,10 +94,10 @@ export class IndexWriter {
     const s = this.s;
     this.insertBatch = db.transaction(({ table, rows }) => {
       const insert = s[table] as Database.Statement;
-      const insertRaw = s[`${table}_raw`] as Database.Statement;
+      const insertRaw = table === 'records' ? s.records_raw! : null;
       for (const row of rows) {
         const rid = insert.run(...row.values).lastInsertRowid;
-        insertRaw.run(rid, row.raw);
+        if (insertRaw) insertRaw.run(rid, row.raw ?? '');
         if (row.tags) for (const tag of row.tags) s.entry_tags!.run(rid, tag);
         if (row.fts) s.entries_fts!.run(rid, ...row.fts);
       }
@@ -145,7 +140,7 @@ export class IndexWriter {
     this.db.transaction(() => {
       this.s.clearFts!.run(id);
       this.s.clearTags!.run(id);
-      for (const key of ['clearEntriesRaw', 'clearEventsRaw', 'clearReceiptsRaw', 'clearRecordsRaw', 'clearEntries', 'clearEvents', 'clearReceipts', 'clearRecords', 'clearDefects']) {
+      for (const key of ['clearRecordsRaw', 'clearEntries', 'clearEvents', 'clearReceipts', 'clearRecords', 'clearDefects']) {
         this.s[key]!.run(id);
       }
     })();
@@ -168,10 +163,9 @@ export class IndexWriter {
         const e = entryRow(r, tier, def.collection ?? 'active');
         return {
           values: [
-            fileId, def.key, e.collection, r.line, r.offset, e.id, e.tier, e.status, e.category, e.scope, e.priority, e.confidence, e.project,
+            fileId, def.key, e.collection, r.line, r.offset, r.bytes, lineHash(r.text), e.id, e.tier, e.status, e.category, e.scope, e.priority, e.confidence, e.project,
             e.created_at, e.updated_at, e.phases_alive, e.max_phases, e.encounter_score, e.shown_count, e.lesson, JSON.stringify(e.tags), flagged, duplicate,
           ],
-          raw: r.text,
           tags: e.tags,
           fts: [e.lesson ?? '', e.tags.join(' '), e.triggers, e.actions],
         };
@@ -179,12 +173,12 @@ export class IndexWriter {
       case 'events': {
         const e = eventRow(r, def.key);
         const ms = e.ts === null ? Number.NaN : Date.parse(e.ts);
-        const values = [fileId, def.key, r.line, r.offset, e.kind, Number.isNaN(ms) ? null : ms, e.session_id, e.agent, e.tool, e.knowledge_id, e.trace_id, e.phase, flagged];
-        return { values, raw: r.text };
+        const values = [fileId, def.key, r.line, r.offset, r.bytes, lineHash(r.text), e.kind, Number.isNaN(ms) ? null : ms, e.session_id, e.agent, e.tool, e.knowledge_id, e.trace_id, e.phase, flagged];
+        return { values };
       }
       case 'receipts': {
         const e = receiptRow(r);
-        return { values: [fileId, def.key, r.line, r.offset, e.seq, e.gen, e.type, e.ts, e.trace_id, e.entry_id, e.session_id, e.phase, e.outcome, e.source, flagged], raw: r.text };
+        return { values: [fileId, def.key, r.line, r.offset, r.bytes, lineHash(r.text), e.seq, e.gen, e.type, e.ts, e.trace_id, e.entry_id, e.session_id, e.phase, e.outcome, e.source, flagged] };
       }
       default: {
         const e = genericRow(r);
