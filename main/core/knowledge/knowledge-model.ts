@@ -4,28 +4,15 @@ import { CounterState } from './counter-state';
 import { CounterpartIndex, type Counterpart } from './counterparts';
 import { DerivedCache } from './derived-cache';
 import { directiveRow } from './directive-rows';
+import { growDirectiveMemo } from './directive-scope';
 import { isDirective } from '../rules/directive-fields';
-import { entryId, entryStatus, type RawEntry } from '../rules/entry-fields';
-import { EventIndex } from './event-index';
+import type { RawEntry } from '../rules/entry-fields';
 import type { EntryDelta } from './entry-cache';
-import { isActiveStatus, type KnowledgeThresholds } from '../rules/thresholds';
+import { buildViews, growViews, type ModelViews } from './model-views';
+import type { KnowledgeThresholds } from '../rules/thresholds';
 import { NO_SLICING, type TimeSlicer } from '../platform/util/time-slicer';
 import type { EntryCollection, EntryMarkers, EntryTier, EventRef, KnowledgeInputs, SkillRef, SourceEntry } from './model-types';
 
-
-/** The per-model views every knowledge request reads; built once per model by `buildViews`. */
-interface ModelViews {
-  /** Lessons of the main stores (swarm, link and hive files), any status. */
-  lessons: SourceEntry[];
-  byId: Map<string, SourceEntry[]>;
-  eventsById: Map<string, EventRef[]>;
-  directives: DirectiveRow[];
-  groups: { group: 'project' | 'hive'; entries: SourceEntry[] }[];
-  sources: { swarm: RawEntry[]; hive: RawEntry[]; retractions: RawEntry[] };
-}
-
-/** Items between two chances to give the event loop back (as in TimeSlicer). */
-const STEP = 64;
 
 /**
  * Everything the knowledge views derive, computed once per state of the stores: effective
@@ -41,10 +28,12 @@ export class KnowledgeModel {
   /** Views taken over from the previous model of the same stores (see adopt). */
   private readonly adopted: Partial<ModelViews> = {};
   private counterpartIndex?: CounterpartIndex;
-  /** The previous model's id lookup and the lines appended since, when that is all that changed. */
-  private grownFrom?: { byId: Map<string, SourceEntry[]>; delta: EntryDelta };
+  /** The previous model and the lines appended since, when that is all that changed in the entries. */
+  private grownFrom?: { previous: KnowledgeModel; views: ModelViews; delta: EntryDelta; rowsValid: boolean };
   private readonly memo = new Map<string, unknown>();
   readonly counters: CounterState;
+  /** How the views were made: grown from the previous model by appended lines, or built over every entry (tests and the benchmark read it). */
+  viewsMadeBy: 'grown' | 'full' | null = null;
   /** When the stores were read for this model (epoch ms). */
   readonly builtAt: number;
 
@@ -96,84 +85,26 @@ export class KnowledgeModel {
     return this.views ?? (this.prepareNow().views as ModelViews);
   }
 
-  /** The one build of the views; yields every STEP items so prepare() can slice it. */
+  /** The views: grown from the previous model's after appends (proportional to them), else the full build (sliced). */
   private *buildViews(): Generator<void, ModelViews> {
-    const { inputs, adopted } = this;
-    const each = function* <T>(items: Iterable<T>, fn: (item: T) => void): Generator<void> {
-      let n = 0;
-      for (const item of items) {
-        fn(item);
-        if (++n % STEP === 0) yield;
+    const rowOf = (source: SourceEntry) => this.directiveRowOf(source, this.derived.directiveRows(this.counters, this.thresholds));
+    const grown = this.grownFrom;
+    if (!grown) {
+      this.viewsMadeBy = 'full';
+      return yield* buildViews(this.inputs, rowOf, this.adopted);
+    }
+    this.grownFrom = undefined;
+    this.viewsMadeBy = 'grown';
+    const views = growViews(grown.views, grown.previous.inputs, this.inputs, grown.delta.added, grown.delta.compare, rowOf, grown.rowsValid);
+    if (grown.rowsValid) {
+      // The Directives view's scope and sort orders, with the appended rows put in their places.
+      const added = grown.delta.added.filter((e) => e.collection === 'active' && isDirective(e.value)).map(rowOf);
+      for (const [key, value] of grown.previous.memo) {
+        const next = growDirectiveMemo(key, value, added, grown.delta.compare);
+        if (next !== undefined) this.memo.set(key, next);
       }
-    };
-    let lessons = adopted.lessons;
-    if (!lessons) {
-      const list: SourceEntry[] = [];
-      yield* each(inputs.entries, (e) => e.collection === 'active' && list.push(e));
-      lessons = list;
     }
-    let byId = adopted.byId;
-    if (!byId && this.grownFrom) {
-      // Lines only appended: the previous lookup is extended rather than rebuilt.
-      const { byId: base, delta } = this.grownFrom;
-      const grown = new Map<string, SourceEntry[]>();
-      yield* each(base, ([id, list]) => grown.set(id, list));
-      for (const entry of delta.added) {
-        const id = entryId(entry.value);
-        const list = [...(grown.get(id) ?? [])];
-        let at = list.length;
-        while (at > 0 && delta.compare(list[at - 1]!, entry) > 0) at--;
-        list.splice(at, 0, entry);
-        grown.set(id, list);
-      }
-      byId = grown;
-    }
-    if (!byId) {
-      const fresh = new Map<string, SourceEntry[]>();
-      yield* each(inputs.entries, (entry) => {
-        const key = entryId(entry.value);
-        const list = fresh.get(key);
-        if (list) list.push(entry);
-        else fresh.set(key, [entry]);
-      });
-      byId = fresh;
-    }
-    let directives = adopted.directives;
-    if (!directives) {
-      const rows = this.derived.directiveRows(this.counters, this.thresholds);
-      const list: DirectiveRow[] = [];
-      yield* each(lessons, (source) => {
-        if (isDirective(source.value)) list.push(this.directiveRowOf(source, rows));
-      });
-      directives = list;
-    }
-    let groups = adopted.groups;
-    if (!groups) {
-      const project: SourceEntry[] = [];
-      const hive: SourceEntry[] = [];
-      yield* each(lessons, (e) => {
-        if (isActiveStatus(entryStatus(e.value))) (e.tier === 'hive' ? hive : project).push(e);
-      });
-      groups = [
-        { group: 'project', entries: project },
-        { group: 'hive', entries: hive },
-      ];
-    }
-    let eventsById = adopted.eventsById;
-    if (!eventsById) {
-      const index = new EventIndex();
-      yield* each(inputs.knowledgeEvents, (event) => index.addKnowledgeEvent(event));
-      yield* each(inputs.applicationLog, (event) => index.addLegacyLine(event));
-      eventsById = index.finish();
-    }
-    let sources = adopted.sources;
-    if (!sources) {
-      const swarm: RawEntry[] = [];
-      const hive: RawEntry[] = [];
-      yield* each(lessons, (e) => (e.tier === 'hive' ? hive : swarm).push(e.value));
-      sources = { swarm, hive, retractions: inputs.retractions };
-    }
-    return { lessons, byId, eventsById, directives, groups, sources };
+    return views;
   }
 
   /**
@@ -182,18 +113,26 @@ export class KnowledgeModel {
    */
   adopt(previous: KnowledgeModel, delta?: EntryDelta): void {
     const before = previous.views;
+    const rowsValid = previous.counters === this.counters && JSON.stringify(previous.thresholds) === JSON.stringify(this.thresholds);
     if (previous.inputs.entries !== this.inputs.entries) {
-      // Lines only appended: the id lookup is extended rather than rebuilt (see buildViews).
-      if (delta && delta.dropped === 0 && delta.from === previous.inputs.entries && before) this.grownFrom = { byId: before.byId, delta };
+      // Lines only appended: every view is grown by them rather than rebuilt (see buildViews).
+      if (delta && delta.dropped === 0 && delta.from === previous.inputs.entries && before) this.grownFrom = { previous, views: before, delta, rowsValid };
       return;
     }
     this.counterpartIndex ??= previous.counterpartIndex;
     if (previous.memo.has('triage')) this.memo.set('triage', previous.memo.get('triage'));
     if (!before) return;
-    Object.assign(this.adopted, { lessons: before.lessons, byId: before.byId, groups: before.groups, sources: { ...before.sources, retractions: this.inputs.retractions } });
+    Object.assign(this.adopted, {
+      lessons: before.lessons,
+      byId: before.byId,
+      groups: before.groups,
+      sourceEntries: before.sourceEntries,
+      sources: { ...before.sources, retractions: this.inputs.retractions },
+      triage: before.triage,
+    });
     if (previous.inputs.knowledgeEvents === this.inputs.knowledgeEvents && previous.inputs.applicationLog === this.inputs.applicationLog) this.adopted.eventsById = before.eventsById;
-    if (previous.counters === this.counters && JSON.stringify(previous.thresholds) === JSON.stringify(this.thresholds)) {
-      this.adopted.directives = before.directives;
+    if (rowsValid) {
+      Object.assign(this.adopted, { directives: before.directives, directiveSources: before.directiveSources });
       for (const [key, value] of previous.memo) if (key.startsWith('directives:')) this.memo.set(key, value);
     }
   }
@@ -266,6 +205,11 @@ export class KnowledgeModel {
   /** Lessons with v2 directive fields as directive rows (file order); rows are reused while counters and thresholds stay. */
   directiveRows(): DirectiveRow[] {
     return this.built.directives;
+  }
+
+  /** The rejected and unactionable entries (file order), for the triage inboxes. */
+  triageEntries(): { rejected: SourceEntry[]; unactionable: SourceEntry[] } {
+    return this.built.triage;
   }
 
   /** Lessons eligible for the injection preview, tiers split as the reader sees them. */
