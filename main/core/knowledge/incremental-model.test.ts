@@ -81,6 +81,8 @@ beforeAll(async () => {
       lesson(4, 'Declare the scope', { status: 'archived' }),
       lesson(5, 'Rebuild the client', { status: 'candidate' }),
       plain(6, 'Pin the lockfile'),
+      // Unrelated lessons, so that an append is a small share of the store (as it is in practice).
+      ...Array.from({ length: 40 }, (_, i) => plain(1000 + i, '', { lesson: `Note ${i}: alpha${i} beta${i} gamma${i} delta${i} epsilon${i}.` })),
     ]),
   );
   fs.writeFileSync(files.hive, lines([hiveEntry({ id: uuid(100), lesson: lesson(1, 'Run the contract tests').lesson }), hiveEntry({ id: uuid(101), lesson: 'Prefer streams for large payloads.' })]));
@@ -172,7 +174,7 @@ describe('incremental knowledge model', () => {
 
     // Lessons and events at once, a second copy of an id, a rejected fingerprint of a known id, the queue and the hive.
     fs.appendFileSync(ws.files.knowledge, lines([lesson(10, 'Declare the scope'), plain(2, 'Run the contract tests', { status: 'candidate' })]));
-    fs.appendFileSync(ws.files.events, line(event('acknowledged', uuid(10), '2026-07-07T10:00:00.000Z')));
+    fs.appendFileSync(ws.files.events, lines([event('acknowledged', uuid(10), '2026-07-07T10:00:00.000Z'), event('retrieved', uuid(2), '2026-07-07T11:00:00.000Z')]));
     fs.appendFileSync(ws.files.rejected, line(rejectedLesson({ id: uuid(10), rejection_layer: 3, rejected_at: '2026-07-07T00:00:00.000Z' })));
     fs.appendFileSync(ws.files.unactionable, line(unactionableEntry({ id: uuid(301), quarantined_at: '2026-07-07T00:00:00.000Z' })));
     fs.appendFileSync(ws.files.hive, line(hiveEntry({ id: uuid(102), lesson: lesson(10, 'Declare the scope').lesson })));
