@@ -56,6 +56,14 @@ function count(counts: DirectiveCounts, row: DirectiveRow): void {
   if (!row.maturity.eligible) counts.notEligible++;
 }
 
+function uncount(counts: DirectiveCounts, row: DirectiveRow): void {
+  counts.all--;
+  counts.byPriority[row.priority] = (counts.byPriority[row.priority] ?? 0) - 1;
+  if (row.expiry && row.expiry.phasesLeft <= EXPIRING_SOON_PHASES) counts.expiringSoon--;
+  if (row.violationsInWindow > 0) counts.violatedInWindow--;
+  if (!row.maturity.eligible) counts.notEligible--;
+}
+
 /** The rows in scope (active only unless asked, file order) and the quick-filter counts. */
 export function directiveScope(rows: readonly DirectiveRow[], includeInactive: boolean): DirectiveScope {
   const all = rows.filter((row) => inScope(row, includeInactive));
@@ -80,6 +88,53 @@ function insertRows(rows: readonly DirectiveRow[], added: readonly DirectiveRow[
     out.splice(low, 0, row);
   }
   return out;
+}
+
+/** `rows` (ordered by `order`, then file order) without `row`. */
+function removeRow(rows: DirectiveRow[], row: DirectiveRow, order: (a: DirectiveRow, b: DirectiveRow) => number, fileOrder: (a: SourceEntry, b: SourceEntry) => number): void {
+  const source = sourceOfRow(row)!;
+  let low = 0;
+  let high = rows.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    const other = rows[mid]!;
+    if ((order(other, row) || fileOrder(sourceOfRow(other)!, source)) < 0) low = mid + 1;
+    else high = mid;
+  }
+  const at = rows.indexOf(row, low);
+  if (at < 0) throw new Error('directive row missing from its sorted list');
+  rows.splice(at, 1);
+}
+
+/** Above this many changed rows a Directives memo is computed again rather than patched. */
+const MAX_PATCHED_ROWS = 256;
+
+/**
+ * A previous model's memo value for `key` with rows replaced (`[old, new]`, the same lesson under
+ * new counters), or undefined when `key` is not a Directives memo or too many rows changed.
+ */
+export function replaceInDirectiveMemo(key: string, value: unknown, replaced: readonly [DirectiveRow, DirectiveRow][], fileOrder: (a: SourceEntry, b: SourceEntry) => number): unknown {
+  const [area, inactive, sort] = key.split(':');
+  if (area !== 'directives' || replaced.length > MAX_PATCHED_ROWS) return undefined;
+  const includeInactive = inactive === 'true';
+  // A row's scope follows its lesson's status, which a counter change leaves as it is.
+  const pairs = replaced.filter(([old]) => inScope(old, includeInactive));
+  if (sort === undefined) {
+    const scope = value as DirectiveScope;
+    const counts = { ...scope.counts, byPriority: { ...scope.counts.byPriority } };
+    const all = scope.all.slice();
+    for (const [old, next] of pairs) {
+      uncount(counts, old);
+      count(counts, next);
+      removeRow(all, old, () => 0, fileOrder);
+    }
+    return { all: insertRows(all, pairs.map(([, next]) => next), () => 0, fileOrder), counts } satisfies DirectiveScope;
+  }
+  const order = SORTS[sort as DirectiveSort];
+  if (!order) return undefined;
+  const rows = (value as DirectiveRow[]).slice();
+  for (const [old] of pairs) removeRow(rows, old, order, fileOrder);
+  return insertRows(rows, pairs.map(([, next]) => next), order, fileOrder);
 }
 
 /**

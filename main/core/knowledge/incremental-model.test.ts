@@ -171,6 +171,15 @@ describe('incremental knowledge model', () => {
     fs.appendFileSync(ws.files.legacy, line({ timestamp: '2026-07-06T12:00:00.000Z', knowledgeId: uuid(9), result: 'violated' }));
     await changed(ws.files.events, ws.files.legacy);
     await step();
+    const afterCounters = await ws.service.model();
+    // Only the rows of the ids those events name, and of rows with violations (the week's anchor moved), were computed again.
+    expect(afterCounters.rowsComputed).toBeGreaterThan(0);
+    expect(afterCounters.rowsComputed).toBeLessThan(afterCounters.directiveRows().length);
+
+    // The week moves on: an event days later drops an old violation (of an id no new event names) out of the window.
+    fs.appendFileSync(ws.files.events, line(event('retrieved', uuid(5), '2026-07-12T10:00:00.000Z')));
+    await changed(ws.files.events);
+    await step();
 
     // Lessons and events at once, a second copy of an id, a rejected fingerprint of a known id, the queue and the hive.
     fs.appendFileSync(ws.files.knowledge, lines([lesson(10, 'Declare the scope'), plain(2, 'Run the contract tests', { status: 'candidate' })]));

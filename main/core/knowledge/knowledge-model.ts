@@ -4,11 +4,11 @@ import { CounterState } from './counter-state';
 import { CounterpartIndex, type Counterpart } from './counterparts';
 import { DerivedCache } from './derived-cache';
 import { directiveRow } from './directive-rows';
-import { growDirectiveMemo } from './directive-scope';
+import { growDirectiveMemo, replaceInDirectiveMemo } from './directive-scope';
 import { isDirective } from '../rules/directive-fields';
 import type { RawEntry } from '../rules/entry-fields';
 import type { EntryDelta } from './entry-cache';
-import { buildViews, growViews, type ModelViews } from './model-views';
+import { buildViews, growViews, patchDirectiveRows, type ModelViews } from './model-views';
 import type { KnowledgeThresholds } from '../rules/thresholds';
 import { NO_SLICING, type TimeSlicer } from '../platform/util/time-slicer';
 import type { EntryCollection, EntryMarkers, EntryTier, EventRef, KnowledgeInputs, SkillRef, SourceEntry } from './model-types';
@@ -29,11 +29,13 @@ export class KnowledgeModel {
   private readonly adopted: Partial<ModelViews> = {};
   private counterpartIndex?: CounterpartIndex;
   /** The previous model and the lines appended since, when that is all that changed in the entries. */
-  private grownFrom?: { previous: KnowledgeModel; views: ModelViews; delta: EntryDelta; rowsValid: boolean };
+  private grownFrom?: { previous: KnowledgeModel; views: ModelViews; delta: EntryDelta; carried: ReturnType<KnowledgeModel['carriedRows']> };
   private readonly memo = new Map<string, unknown>();
   readonly counters: CounterState;
   /** How the views were made: grown from the previous model by appended lines, or built over every entry (tests and the benchmark read it). */
   viewsMadeBy: 'grown' | 'full' | null = null;
+  /** Directive rows this model computed rather than took over (tests read it). */
+  rowsComputed = 0;
   /** When the stores were read for this model (epoch ms). */
   readonly builtAt: number;
 
@@ -85,9 +87,13 @@ export class KnowledgeModel {
     return this.views ?? (this.prepareNow().views as ModelViews);
   }
 
+  private rowOf(source: SourceEntry): DirectiveRow {
+    return this.directiveRowOf(source, this.derived.directiveRows(this.counters, this.thresholds));
+  }
+
   /** The views: grown from the previous model's after appends (proportional to them), else the full build (sliced). */
   private *buildViews(): Generator<void, ModelViews> {
-    const rowOf = (source: SourceEntry) => this.directiveRowOf(source, this.derived.directiveRows(this.counters, this.thresholds));
+    const rowOf = (source: SourceEntry) => this.rowOf(source);
     const grown = this.grownFrom;
     if (!grown) {
       this.viewsMadeBy = 'full';
@@ -95,12 +101,14 @@ export class KnowledgeModel {
     }
     this.grownFrom = undefined;
     this.viewsMadeBy = 'grown';
-    const views = growViews(grown.views, grown.previous.inputs, this.inputs, grown.delta.added, grown.delta.compare, rowOf, grown.rowsValid);
-    if (grown.rowsValid) {
+    const { carried, delta } = grown;
+    const base = carried ? { ...grown.views, directives: carried.directives } : grown.views;
+    const views = growViews(base, grown.previous.inputs, this.inputs, delta.added, delta.compare, rowOf, carried !== null);
+    if (carried) {
       // The Directives view's scope and sort orders, with the appended rows put in their places.
-      const added = grown.delta.added.filter((e) => e.collection === 'active' && isDirective(e.value)).map(rowOf);
-      for (const [key, value] of grown.previous.memo) {
-        const next = growDirectiveMemo(key, value, added, grown.delta.compare);
+      const added = delta.added.filter((e) => e.collection === 'active' && isDirective(e.value)).map(rowOf);
+      for (const [key, value] of carried.memo) {
+        const next = growDirectiveMemo(key, value, added, delta.compare);
         if (next !== undefined) this.memo.set(key, next);
       }
     }
@@ -108,20 +116,39 @@ export class KnowledgeModel {
   }
 
   /**
+   * The previous model's directive rows and Directives memos under this model's counters: as
+   * they are when the counters are the same, patched where a counter change reaches (see
+   * patchDirectiveRows), or null when the thresholds changed (every row is computed again).
+   */
+  private carriedRows(previous: KnowledgeModel, before: ModelViews, compare: EntryDelta['compare']): { directives: DirectiveRow[]; memo: Map<string, unknown> } | null {
+    if (JSON.stringify(previous.thresholds) !== JSON.stringify(this.thresholds)) return null;
+    const memo = new Map<string, unknown>();
+    if (previous.counters === this.counters) {
+      for (const [key, value] of previous.memo) if (key.startsWith('directives:')) memo.set(key, value);
+      return { directives: before.directives, memo };
+    }
+    const { directives, replaced } = patchDirectiveRows(before, this.counters.changedSince(previous.counters), compare, (source) => this.rowOf(source));
+    for (const [key, value] of previous.memo) {
+      const next = replaceInDirectiveMemo(key, value, replaced, compare);
+      if (next !== undefined) memo.set(key, next);
+    }
+    return { directives, memo };
+  }
+
+  /**
    * Takes over what depends on unchanged inputs from the previous model of the same stores: a
-   * change to counters or skills alone then costs no pass over 100k entries.
+   * change to counters or skills alone then costs no pass over 100k entries, and appended lines
+   * cost work in proportion to them (see buildViews).
    */
   adopt(previous: KnowledgeModel, delta?: EntryDelta): void {
     const before = previous.views;
-    const rowsValid = previous.counters === this.counters && JSON.stringify(previous.thresholds) === JSON.stringify(this.thresholds);
+    if (!before || !delta) return;
     if (previous.inputs.entries !== this.inputs.entries) {
-      // Lines only appended: every view is grown by them rather than rebuilt (see buildViews).
-      if (delta && delta.dropped === 0 && delta.from === previous.inputs.entries && before) this.grownFrom = { previous, views: before, delta, rowsValid };
+      if (delta.dropped === 0 && delta.from === previous.inputs.entries) this.grownFrom = { previous, views: before, delta, carried: this.carriedRows(previous, before, delta.compare) };
       return;
     }
     this.counterpartIndex ??= previous.counterpartIndex;
     if (previous.memo.has('triage')) this.memo.set('triage', previous.memo.get('triage'));
-    if (!before) return;
     Object.assign(this.adopted, {
       lessons: before.lessons,
       byId: before.byId,
@@ -131,9 +158,10 @@ export class KnowledgeModel {
       triage: before.triage,
     });
     if (previous.inputs.knowledgeEvents === this.inputs.knowledgeEvents && previous.inputs.applicationLog === this.inputs.applicationLog) this.adopted.eventsById = before.eventsById;
-    if (rowsValid) {
-      Object.assign(this.adopted, { directives: before.directives, directiveSources: before.directiveSources });
-      for (const [key, value] of previous.memo) if (key.startsWith('directives:')) this.memo.set(key, value);
+    const carried = this.carriedRows(previous, before, delta.compare);
+    if (carried) {
+      Object.assign(this.adopted, { directives: carried.directives, directiveSources: before.directiveSources });
+      for (const [key, value] of carried.memo) this.memo.set(key, value);
     }
   }
 
@@ -198,7 +226,10 @@ export class KnowledgeModel {
 
   private directiveRowOf(source: SourceEntry, rows: WeakMap<SourceEntry, DirectiveRow>): DirectiveRow {
     let row = rows.get(source);
-    if (!row) rows.set(source, (row = directiveRow(this, source)));
+    if (!row) {
+      rows.set(source, (row = directiveRow(this, source)));
+      this.rowsComputed++;
+    }
     return row;
   }
 

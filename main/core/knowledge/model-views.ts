@@ -197,3 +197,46 @@ export function growViews(
     triage,
   };
 }
+
+/** Where `entry` sits in `list` (file order), or -1. */
+function indexInOrder(list: readonly SourceEntry[], entry: SourceEntry, compare: EntryOrder): number {
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (compare(list[mid]!, entry) < 0) low = mid + 1;
+    else high = mid;
+  }
+  for (let i = low; i < list.length && compare(list[i]!, entry) === 0; i++) if (list[i] === entry) return i;
+  return -1;
+}
+
+/**
+ * The directive rows after a counter change, computing again only the rows it can have changed:
+ * those of ids whose rollup changed and, when the "this week" anchor moved, those with violation
+ * timestamps (the only rows the anchor enters). Returns the rows and each replaced pair.
+ */
+export function patchDirectiveRows(
+  views: Pick<ModelViews, 'byId' | 'directiveSources' | 'directives'>,
+  changes: { ids: ReadonlySet<string>; asOfMoved: boolean },
+  compare: EntryOrder,
+  rowOf: (source: SourceEntry) => DirectiveRow,
+): { directives: DirectiveRow[]; replaced: [DirectiveRow, DirectiveRow][] } {
+  const positions = new Set<number>();
+  for (const id of changes.ids) {
+    for (const copy of views.byId.get(id) ?? []) {
+      if (copy.collection !== 'active' || !isDirective(copy.value)) continue;
+      const at = indexInOrder(views.directiveSources, copy, compare);
+      if (at >= 0) positions.add(at);
+    }
+  }
+  if (changes.asOfMoved) views.directives.forEach((row, i) => row.lastViolationAt !== null && positions.add(i));
+  const directives = views.directives.slice();
+  const replaced: [DirectiveRow, DirectiveRow][] = [];
+  for (const at of [...positions].sort((a, b) => a - b)) {
+    const next = rowOf(views.directiveSources[at]!);
+    replaced.push([directives[at]!, next]);
+    directives[at] = next;
+  }
+  return { directives, replaced };
+}
