@@ -72,14 +72,16 @@ export class CounterpartIndex {
   async update(
     lessons: readonly SourceEntry[],
     slicer: TimeSlicer = NO_SLICING,
-    appended?: { from: readonly SourceEntry[]; added: readonly SourceEntry[]; compare: (a: SourceEntry, b: SourceEntry) => number },
+    appended?: { from: readonly SourceEntry[]; added: readonly SourceEntry[]; removed?: readonly SourceEntry[]; compare: (a: SourceEntry, b: SourceEntry) => number },
   ): Promise<CounterpartIndex> {
     if (lessons === this.lessons) return this;
     let added: readonly SourceEntry[];
+    let removed: readonly SourceEntry[] = [];
     let before: (a: SourceEntry, b: SourceEntry) => boolean;
     if (appended && appended.from === this.lessons) {
       added = appended.added;
-      if (this.lessons.length + added.length !== lessons.length) return CounterpartIndex.build(lessons, this.features, slicer);
+      removed = appended.removed ?? [];
+      if (this.lessons.length + added.length - removed.length !== lessons.length) return CounterpartIndex.build(lessons, this.features, slicer);
       before = (a, b) => appended.compare(a, b) < 0;
     } else {
       const position = new Map<SourceEntry, number>();
@@ -94,10 +96,21 @@ export class CounterpartIndex {
       added = await slicer.filter(lessons, (lesson) => !known.has(lesson));
       before = (a, b) => position.get(a)! < position.get(b)!;
     }
-    if (added.length > lessons.length * INCREMENTAL_MAX_SHARE) return CounterpartIndex.build(lessons, this.features, slicer);
+    if (added.length + removed.length > lessons.length * INCREMENTAL_MAX_SHARE) return CounterpartIndex.build(lessons, this.features, slicer);
 
     // The changed lists go to an overlay; the untouched ones stay shared with this index.
     const changes = new Map<TierGroup, Map<string, SourceEntry[]>>([['hive', new Map()], ['project', new Map()]]);
+    for (const lesson of removed) {
+      const group = tierGroup(lesson.tier);
+      const changed = changes.get(group)!;
+      for (const token of this.features.bigrams(lesson)) {
+        let list = changed.get(token);
+        if (!list) changed.set(token, (list = [...(this.postings.get(group)!.get(token) ?? [])]));
+        const at = list.indexOf(lesson);
+        if (at >= 0) list.splice(at, 1);
+      }
+      await slicer.yield();
+    }
     for (const lesson of added) {
       const group = tierGroup(lesson.tier);
       const changed = changes.get(group)!;

@@ -138,20 +138,30 @@ export function replaceInDirectiveMemo(key: string, value: unknown, replaced: re
 }
 
 /**
- * A previous model's memo value for `key` with the rows of appended directives added, or
- * undefined when `key` is not a Directives memo (it is then computed again when asked).
+ * A previous model's memo value for `key` without the rows of gone directives and with those of
+ * added ones, or undefined when `key` is not a Directives memo or too many rows went (it is then
+ * computed again when asked).
  */
-export function growDirectiveMemo(key: string, value: unknown, added: readonly DirectiveRow[], fileOrder: (a: SourceEntry, b: SourceEntry) => number): unknown {
+export function growDirectiveMemo(key: string, value: unknown, added: readonly DirectiveRow[], removed: readonly DirectiveRow[], fileOrder: (a: SourceEntry, b: SourceEntry) => number): unknown {
   const [area, inactive, sort] = key.split(':');
-  if (area !== 'directives') return undefined;
+  if (area !== 'directives' || removed.length > MAX_PATCHED_ROWS || added.length > MAX_PATCHED_ROWS) return undefined;
   const includeInactive = inactive === 'true';
   const fresh = added.filter((row) => inScope(row, includeInactive));
+  const gone = removed.filter((row) => inScope(row, includeInactive));
   if (sort === undefined) {
     const scope = value as DirectiveScope;
     const counts = { ...scope.counts, byPriority: { ...scope.counts.byPriority } };
+    const all = scope.all.slice();
+    for (const row of gone) {
+      uncount(counts, row);
+      removeRow(all, row, () => 0, fileOrder);
+    }
     for (const row of fresh) count(counts, row);
-    return { all: insertRows(scope.all, fresh, () => 0, fileOrder), counts } satisfies DirectiveScope;
+    return { all: insertRows(all, fresh, () => 0, fileOrder), counts } satisfies DirectiveScope;
   }
   const order = SORTS[sort as DirectiveSort];
-  return order ? insertRows(value as DirectiveRow[], fresh, order, fileOrder) : undefined;
+  if (!order) return undefined;
+  const rows = (value as DirectiveRow[]).slice();
+  for (const row of gone) removeRow(rows, row, order, fileOrder);
+  return insertRows(rows, fresh, order, fileOrder);
 }

@@ -82,7 +82,7 @@ beforeAll(async () => {
       lesson(5, 'Rebuild the client', { status: 'candidate' }),
       plain(6, 'Pin the lockfile'),
       // Unrelated lessons, so that an append is a small share of the store (as it is in practice).
-      ...Array.from({ length: 40 }, (_, i) => plain(1000 + i, '', { lesson: `Note ${i}: alpha${i} beta${i} gamma${i} delta${i} epsilon${i}.` })),
+      ...Array.from({ length: 80 }, (_, i) => plain(1000 + i, '', { lesson: `Note ${i}: alpha${i} beta${i} gamma${i} delta${i} epsilon${i}.` })),
     ]),
   );
   fs.writeFileSync(files.hive, lines([hiveEntry({ id: uuid(100), lesson: lesson(1, 'Run the contract tests').lesson }), hiveEntry({ id: uuid(101), lesson: 'Prefer streams for large payloads.' })]));
@@ -200,7 +200,13 @@ describe('incremental knowledge model', () => {
       .map((value) => (value.id === uuid(1) ? { ...value, lesson: 'Rotate the signing keys before merging the change into the main branch of the repository (note 1).', status: 'archived' } : value));
     fs.writeFileSync(ws.files.knowledge, lines(kept));
     await changed(ws.files.knowledge);
-    await step();
+    expect(await step()).toBe('grown');
+
+    // A small file rewritten (one rejected lesson gone) and another deleted.
+    fs.writeFileSync(ws.files.rejected, fs.readFileSync(ws.files.rejected, 'utf8').split('\n').slice(1).join('\n'));
+    fs.unlinkSync(ws.files.unactionable);
+    await changed(ws.files.rejected);
+    expect(await step()).toBe('grown');
 
     // Appends after the rewrite grow the rebuilt model again.
     fs.appendFileSync(ws.files.knowledge, line(lesson(11, 'Rotate the signing keys')));

@@ -103,12 +103,12 @@ export class KnowledgeModel {
     this.viewsMadeBy = 'grown';
     const { carried, delta } = grown;
     const base = carried ? { ...grown.views, directives: carried.directives } : grown.views;
-    const views = growViews(base, grown.previous.inputs, this.inputs, delta.added, delta.compare, rowOf, carried !== null);
+    const { views, removedRows } = growViews(base, grown.previous.inputs, this.inputs, delta, rowOf, carried !== null);
     if (carried) {
-      // The Directives view's scope and sort orders, with the appended rows put in their places.
+      // The Directives view's scope and sort orders, without the gone rows and with the added ones in their places.
       const added = delta.added.filter((e) => e.collection === 'active' && isDirective(e.value)).map(rowOf);
       for (const [key, value] of carried.memo) {
-        const next = growDirectiveMemo(key, value, added, delta.compare);
+        const next = growDirectiveMemo(key, value, added, removedRows, delta.compare);
         if (next !== undefined) this.memo.set(key, next);
       }
     }
@@ -144,7 +144,7 @@ export class KnowledgeModel {
     const before = previous.views;
     if (!before || !delta) return;
     if (previous.inputs.entries !== this.inputs.entries) {
-      if (delta.dropped === 0 && delta.from === previous.inputs.entries) this.grownFrom = { previous, views: before, delta, carried: this.carriedRows(previous, before, delta.compare) };
+      if (delta.from === previous.inputs.entries) this.grownFrom = { previous, views: before, delta, carried: this.carriedRows(previous, before, delta.compare) };
       return;
     }
     this.counterpartIndex ??= previous.counterpartIndex;

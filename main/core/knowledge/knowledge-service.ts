@@ -161,9 +161,10 @@ export class KnowledgeService {
     const delta = this.entries.lastDelta;
     if (previous) model.adopt(previous, delta);
     await model.prepare(slicer);
+    const lessonsOf = (list: readonly SourceEntry[]) => list.filter((e) => e.collection === 'active');
     const appended =
-      previous && delta.dropped === 0 && delta.from === previous.inputs.entries
-        ? { from: previous.lessons(), added: delta.added.filter((e) => e.collection === 'active'), compare: delta.compare }
+      previous && delta.from === previous.inputs.entries
+        ? { from: previous.lessons(), added: lessonsOf(delta.added), removed: lessonsOf(delta.removed), compare: delta.compare }
         : undefined;
     this.counterparts = await (this.counterparts ? this.counterparts.update(model.lessons(), slicer, appended) : CounterpartIndex.build(model.lessons(), this.derived, slicer));
     model.useCounterparts(this.counterparts);

@@ -122,6 +122,7 @@ export function insertInOrder<T>(
   valueOf: (entry: SourceEntry) => T,
 ): { list: SourceEntry[]; values: T[] } {
   if (added.length === 0) return { list: list as SourceEntry[], values: values as T[] };
+  if (added.length > 64) return mergeInOrder(list, values, added, compare, valueOf);
   const outList = list.slice();
   const outValues = values.slice();
   for (const entry of added) {
@@ -138,54 +139,136 @@ export function insertInOrder<T>(
   return { list: outList, values: outValues };
 }
 
+/**
+ * `list` (file order) without the `removed` entries, `values` index for index; `gone` are the
+ * values that went with them. Few removals are found by binary search, many in one pass.
+ */
+export function removeFromOrder<T>(
+  list: readonly SourceEntry[],
+  values: readonly T[],
+  removed: readonly SourceEntry[],
+  compare: EntryOrder,
+): { list: SourceEntry[]; values: T[]; gone: T[] } {
+  const gone: T[] = [];
+  if (removed.length === 0) return { list: list as SourceEntry[], values: values as T[], gone };
+  if (removed.length <= 64) {
+    const outList = list.slice();
+    const outValues = values.slice();
+    for (const entry of removed) {
+      const at = indexInOrder(outList, entry, compare);
+      if (at < 0) continue;
+      gone.push(outValues[at]!);
+      outList.splice(at, 1);
+      outValues.splice(at, 1);
+    }
+    return { list: outList, values: outValues, gone };
+  }
+  const drop = new Set(removed);
+  const outList: SourceEntry[] = [];
+  const outValues: T[] = [];
+  list.forEach((entry, i) => {
+    if (drop.has(entry)) gone.push(values[i]!);
+    else {
+      outList.push(entry);
+      outValues.push(values[i]!);
+    }
+  });
+  return { list: outList, values: outValues, gone };
+}
+
 const same = (e: SourceEntry) => e;
 
+/** insertInOrder for many additions: one merge pass (`added` sorted in file order). */
+function mergeInOrder<T>(list: readonly SourceEntry[], values: readonly T[], added: readonly SourceEntry[], compare: EntryOrder, valueOf: (entry: SourceEntry) => T) {
+  const sorted = [...added].sort(compare);
+  const outList: SourceEntry[] = [];
+  const outValues: T[] = [];
+  let i = 0;
+  for (const entry of sorted) {
+    while (i < list.length && compare(list[i]!, entry) <= 0) {
+      outList.push(list[i]!);
+      outValues.push(values[i++]!);
+    }
+    outList.push(entry);
+    outValues.push(valueOf(entry));
+  }
+  for (; i < list.length; i++) {
+    outList.push(list[i]!);
+    outValues.push(values[i]!);
+  }
+  return { list: outList, values: outValues };
+}
+
+/** `list` with the removed entries taken out and the added ones put in their places (both in file order). */
+function replaceInOrder<T>(list: readonly SourceEntry[], values: readonly T[], removed: readonly SourceEntry[], added: readonly SourceEntry[], compare: EntryOrder, valueOf: (entry: SourceEntry) => T) {
+  const kept = removeFromOrder(list, values, removed, compare);
+  return { ...insertInOrder(kept.list, kept.values, added, compare, valueOf), gone: kept.gone };
+}
+
+/** The entries changed since the previous views: lines added, and lines gone (a rewritten file's old lines, a deleted file's). */
+export interface ViewChange {
+  added: readonly SourceEntry[];
+  removed: readonly SourceEntry[];
+  compare: EntryOrder;
+}
+
 /**
- * The previous views grown by appended entries (`added`, any order), in work proportional to
- * them: each view gets only the appended entries that belong in it, at their place in file order.
- * Events are taken over when they are the same inputs, else re-indexed (FIFO-capped: small).
+ * The previous views with the changed entries applied, in work proportional to them: each view
+ * drops the gone entries that were in it and gets the added ones that belong in it, at their
+ * place in file order. Events are taken over when they are the same inputs, else re-indexed
+ * (FIFO-capped: small). `removedRows` are the directive rows that went with gone lessons.
  */
 export function growViews(
   previous: ModelViews,
   previousInputs: KnowledgeInputs,
   inputs: KnowledgeInputs,
-  added: readonly SourceEntry[],
-  compare: EntryOrder,
+  { added, removed, compare }: ViewChange,
   rowOf: (source: SourceEntry) => DirectiveRow,
   /** False when counters or thresholds changed too: every row is then computed again. */
   rowsValid: boolean,
-): ModelViews {
+): { views: ModelViews; removedRows: DirectiveRow[] } {
   const appended = [...added].sort(compare);
-  const lessonsAdded = appended.filter((e) => e.collection === 'active');
-  const lessons = insertInOrder(previous.lessons, previous.lessons, lessonsAdded, compare, same).list;
+  const gone = [...removed].sort(compare);
+  const lessonsOf = (list: readonly SourceEntry[]) => list.filter((e) => e.collection === 'active');
+  const [lessonsAdded, lessonsGone] = [lessonsOf(appended), lessonsOf(gone)];
+  const lessons = replaceInOrder(previous.lessons, previous.lessons, lessonsGone, lessonsAdded, compare, same).list;
 
-  const changedIds = new Map<string, SourceEntry[]>();
-  for (const entry of appended) {
+  const perId = new Map<string, { gone: SourceEntry[]; added: SourceEntry[] }>();
+  const note = (entry: SourceEntry, side: 'gone' | 'added') => {
     const id = entryId(entry.value);
-    const copies = changedIds.get(id) ?? previous.byId.get(id) ?? [];
-    changedIds.set(id, insertInOrder(copies, copies, [entry], compare, same).list);
+    let change = perId.get(id);
+    if (!change) perId.set(id, (change = { gone: [], added: [] }));
+    change[side].push(entry);
+  };
+  for (const entry of gone) note(entry, 'gone');
+  for (const entry of appended) note(entry, 'added');
+  const changedIds = new Map<string, SourceEntry[]>();
+  for (const [id, change] of perId) {
+    const copies = previous.byId.get(id) ?? [];
+    changedIds.set(id, replaceInOrder(copies, copies, change.gone, change.added, compare, same).list);
   }
   const byId = previous.byId.with(changedIds);
 
-  const directiveAdded = lessonsAdded.filter((e) => isDirective(e.value));
-  const directives = insertInOrder(previous.directiveSources, rowsValid ? previous.directives : previous.directiveSources.map(rowOf), directiveAdded, compare, rowOf);
+  const directivesOf = (list: readonly SourceEntry[]) => list.filter((e) => isDirective(e.value));
+  const rows = rowsValid ? previous.directives : previous.directiveSources.map(rowOf);
+  const directives = replaceInOrder(previous.directiveSources, rows, directivesOf(lessonsGone), directivesOf(lessonsAdded), compare, rowOf);
 
-  const activeAdded = lessonsAdded.filter((e) => isActiveStatus(entryStatus(e.value)));
+  const activeOf = (list: readonly SourceEntry[], group: string) => list.filter((e) => isActiveStatus(entryStatus(e.value)) && (group === 'hive') === (e.tier === 'hive'));
   const groups = previous.groups.map(({ group, entries }) => ({
     group,
-    entries: insertInOrder(entries, entries, activeAdded.filter((e) => (group === 'hive') === (e.tier === 'hive')), compare, same).list,
+    entries: replaceInOrder(entries, entries, activeOf(lessonsGone, group), activeOf(lessonsAdded, group), compare, same).list,
   }));
 
-  const swarm = insertInOrder(previous.sourceEntries.swarm, previous.sources.swarm, lessonsAdded.filter((e) => e.tier !== 'hive'), compare, (e) => e.value);
-  const hive = insertInOrder(previous.sourceEntries.hive, previous.sources.hive, lessonsAdded.filter((e) => e.tier === 'hive'), compare, (e) => e.value);
+  const tierOf = (list: readonly SourceEntry[], hive: boolean) => list.filter((e) => (e.tier === 'hive') === hive);
+  const swarm = replaceInOrder(previous.sourceEntries.swarm, previous.sources.swarm, tierOf(lessonsGone, false), tierOf(lessonsAdded, false), compare, (e) => e.value);
+  const hive = replaceInOrder(previous.sourceEntries.hive, previous.sources.hive, tierOf(lessonsGone, true), tierOf(lessonsAdded, true), compare, (e) => e.value);
 
-  const triage = {
-    rejected: insertInOrder(previous.triage.rejected, previous.triage.rejected, appended.filter((e) => e.collection === 'rejected'), compare, same).list,
-    unactionable: insertInOrder(previous.triage.unactionable, previous.triage.unactionable, appended.filter((e) => e.collection === 'unactionable'), compare, same).list,
-  };
+  const collectionOf = (list: readonly SourceEntry[], collection: string) => list.filter((e) => e.collection === collection);
+  const triageOf = (collection: 'rejected' | 'unactionable') =>
+    replaceInOrder(previous.triage[collection], previous.triage[collection], collectionOf(gone, collection), collectionOf(appended, collection), compare, same).list;
 
   const eventsSame = previousInputs.knowledgeEvents === inputs.knowledgeEvents && previousInputs.applicationLog === inputs.applicationLog;
-  return {
+  const views: ModelViews = {
     lessons,
     byId,
     eventsById: eventsSame ? previous.eventsById : eventIndex(inputs),
@@ -194,8 +277,9 @@ export function growViews(
     groups,
     sourceEntries: { swarm: swarm.list, hive: hive.list },
     sources: { swarm: swarm.values, hive: hive.values, retractions: inputs.retractions },
-    triage,
+    triage: { rejected: triageOf('rejected'), unactionable: triageOf('unactionable') },
   };
+  return { views, removedRows: rowsValid ? directives.gone : [] };
 }
 
 /** Where `entry` sits in `list` (file order), or -1. */
