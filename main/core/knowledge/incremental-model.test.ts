@@ -202,10 +202,12 @@ describe('incremental knowledge model', () => {
     await changed(ws.files.knowledge);
     expect(await step()).toBe('grown');
 
-    // A small file rewritten (one rejected lesson gone) and another deleted.
-    fs.writeFileSync(ws.files.rejected, fs.readFileSync(ws.files.rejected, 'utf8').split('\n').slice(1).join('\n'));
+    // Small files rewritten (a rejected lesson gone; a hive lesson with project counterparts gone) and another deleted.
+    const dropFirst = (file: string) => fs.writeFileSync(file, fs.readFileSync(file, 'utf8').split('\n').slice(1).join('\n'));
+    dropFirst(ws.files.rejected);
+    dropFirst(ws.files.hive);
     fs.unlinkSync(ws.files.unactionable);
-    await changed(ws.files.rejected);
+    await changed(ws.files.rejected, ws.files.hive);
     expect(await step()).toBe('grown');
 
     // Appends after the rewrite grow the rebuilt model again.
