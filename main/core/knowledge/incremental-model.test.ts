@@ -142,10 +142,13 @@ async function changed(...files: string[]) {
   await ws.index.idle();
 }
 
-/** The incremental model after the step, checked against a fresh build; returns how its views were made. */
-async function step(): Promise<string | null> {
+/**
+ * The incremental model after the step, checked against a fresh build; returns how many of the
+ * service's builds (one or more per step: the index may report the files apart) went over every entry.
+ */
+async function step(): Promise<number> {
   const incremental = await snapshot(ws.service);
-  const madeBy = (await ws.service.model()).viewsMadeBy;
+  const fullBuilds = ws.service.fullBuilds;
   expect(incremental).toEqual(await fromScratch());
   // The comparison has something to compare: clusters, counterparts, directives, triage and previews.
   expect(incremental.inboxes.duplicates[0].clusters.length).toBeGreaterThan(0);
@@ -154,23 +157,23 @@ async function step(): Promise<string | null> {
   expect(incremental.inboxes.rejected.flatMap((g: { items: unknown[] }) => g.items).length).toBeGreaterThan(1);
   expect(incremental.previews[0].consideredCount).toBeGreaterThan(3);
   expect(incremental.previews[0].mergedCount).toBeGreaterThan(0);
-  return madeBy;
+  return fullBuilds;
 }
 
 describe('incremental knowledge model', () => {
   it('equals a model built from scratch after every append and rewrite', async () => {
-    expect(await step()).toBe('full');
+    expect(await step()).toBe(1);
 
     // A directive, a near-duplicate that joins a cluster, and a hive counterpart of a project lesson.
     fs.appendFileSync(ws.files.knowledge, lines([lesson(7, 'Run the contract tests'), plain(8, 'Rotate the signing keys'), lesson(9, 'Rebuild the client', { status: 'established' })]));
     await changed(ws.files.knowledge);
-    expect(await step()).toBe('grown');
+    expect(await step()).toBe(1);
 
     // Counters only: shown, applied and violated events and a legacy line (rows, markers and the window move).
     fs.appendFileSync(ws.files.events, lines([event('retrieved', uuid(7), '2026-07-05T10:00:00.000Z'), event('violated', uuid(7), '2026-07-05T11:00:00.000Z'), event('violated', uuid(1), '2026-07-06T11:00:00.000Z')]));
     fs.appendFileSync(ws.files.legacy, line({ timestamp: '2026-07-06T12:00:00.000Z', knowledgeId: uuid(9), result: 'violated' }));
     await changed(ws.files.events, ws.files.legacy);
-    await step();
+    expect(await step()).toBe(1);
     const afterCounters = await ws.service.model();
     // Only the rows of the ids those events name, and of rows with violations (the week's anchor moved), were computed again.
     expect(afterCounters.rowsComputed).toBeGreaterThan(0);
@@ -179,7 +182,7 @@ describe('incremental knowledge model', () => {
     // The week moves on: an event days later drops an old violation (of an id no new event names) out of the window.
     fs.appendFileSync(ws.files.events, line(event('retrieved', uuid(5), '2026-07-12T10:00:00.000Z')));
     await changed(ws.files.events);
-    await step();
+    expect(await step()).toBe(1);
 
     // Lessons and events at once, a second copy of an id, a rejected fingerprint of a known id, the queue and the hive.
     fs.appendFileSync(ws.files.knowledge, lines([lesson(10, 'Declare the scope'), plain(2, 'Run the contract tests', { status: 'candidate' })]));
@@ -188,7 +191,7 @@ describe('incremental knowledge model', () => {
     fs.appendFileSync(ws.files.unactionable, line(unactionableEntry({ id: uuid(301), quarantined_at: '2026-07-07T00:00:00.000Z' })));
     fs.appendFileSync(ws.files.hive, line(hiveEntry({ id: uuid(102), lesson: lesson(10, 'Declare the scope').lesson })));
     await changed(ws.files.knowledge, ws.files.events, ws.files.rejected, ws.files.unactionable, ws.files.hive);
-    expect(await step()).toBe('grown');
+    expect(await step()).toBe(1);
 
     // A rewrite: some lessons edited, some removed, the rest as they were.
     const kept = fs
@@ -200,7 +203,7 @@ describe('incremental knowledge model', () => {
       .map((value) => (value.id === uuid(1) ? { ...value, lesson: 'Rotate the signing keys before merging the change into the main branch of the repository (note 1).', status: 'archived' } : value));
     fs.writeFileSync(ws.files.knowledge, lines(kept));
     await changed(ws.files.knowledge);
-    expect(await step()).toBe('grown');
+    expect(await step()).toBe(1);
 
     // Small files rewritten (a rejected lesson gone; a hive lesson with project counterparts gone) and another deleted.
     const dropFirst = (file: string) => fs.writeFileSync(file, fs.readFileSync(file, 'utf8').split('\n').slice(1).join('\n'));
@@ -208,11 +211,11 @@ describe('incremental knowledge model', () => {
     dropFirst(ws.files.hive);
     fs.unlinkSync(ws.files.unactionable);
     await changed(ws.files.rejected, ws.files.hive);
-    expect(await step()).toBe('grown');
+    expect(await step()).toBe(1);
 
     // Appends after the rewrite grow the rebuilt model again.
     fs.appendFileSync(ws.files.knowledge, line(lesson(11, 'Rotate the signing keys')));
     await changed(ws.files.knowledge);
-    expect(await step()).toBe('grown');
+    expect(await step()).toBe(1);
   }, 120_000);
 });

@@ -32,8 +32,12 @@ export class KnowledgeModel {
   private grownFrom?: { previous: KnowledgeModel; views: ModelViews; delta: EntryDelta; carried: ReturnType<KnowledgeModel['carriedRows']> };
   private readonly memo = new Map<string, unknown>();
   readonly counters: CounterState;
-  /** How the views were made: grown from the previous model by appended lines, or built over every entry (tests and the benchmark read it). */
-  viewsMadeBy: 'grown' | 'full' | null = null;
+  /**
+   * How the views were made: grown from the previous model by the lines that came and went,
+   * taken over from it (entries unchanged: a counter or side-store change), or built over every
+   * entry (tests and the benchmark read it).
+   */
+  viewsMadeBy: 'grown' | 'adopted' | 'full' | null = null;
   /** Directive rows this model computed rather than took over (tests read it). */
   rowsComputed = 0;
   /** When the stores were read for this model (epoch ms). */
@@ -96,7 +100,7 @@ export class KnowledgeModel {
     const rowOf = (source: SourceEntry) => this.rowOf(source);
     const grown = this.grownFrom;
     if (!grown) {
-      this.viewsMadeBy = 'full';
+      this.viewsMadeBy = this.adopted.lessons ? 'adopted' : 'full';
       return yield* buildViews(this.inputs, rowOf, this.adopted);
     }
     this.grownFrom = undefined;

@@ -90,6 +90,8 @@ export class KnowledgeService {
   private closed = false;
   /** Model builds so far (tests and the benchmark read it). */
   builds = 0;
+  /** Of those, the builds that went over every entry rather than updating the previous model. */
+  fullBuilds = 0;
 
   constructor(
     private readonly index: KnowledgeIndex,
@@ -173,6 +175,7 @@ export class KnowledgeService {
     await warmDirectives(model, slicer);
     this.current = { key, model, generation: this.entries.generation, sideKey: side.key };
     this.builds++;
+    if (model.viewsMadeBy === 'full') this.fullBuilds++;
   }
 
   /** Rebuilds the model and starts the similarity jobs after `delayMs` of quiet. */
