@@ -4,7 +4,7 @@
  * detail, directives, injection preview, inboxes and both exports: the first call, a repeat,
  * and a call right after another process appends one lesson (once the index has it) → a cold
  * start on the existing index (no warm-up yet). Ratios are against the same run's idle page
- * query. KNOWLEDGE_BENCH_ENTRIES (default 115000) sets the generated volume.
+ * query; the incremental-model figures (knowledge-incremental.ts) against a from-scratch build. KNOWLEDGE_BENCH_ENTRIES (default 115000) sets the generated volume.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -13,6 +13,8 @@ import path from 'node:path';
 import type { BenchReport } from './report';
 import { percentile } from './report';
 import { knowledgeOf } from '../main/core/rpc/knowledge-handlers';
+import { storeIndexOf } from '../main/core/rpc/store-handlers';
+import { measureIncremental } from './knowledge-incremental';
 import { createConsoleCore, type ConsoleCore } from '../main/core/console-core';
 import { generateDemoWorkspace } from '../main/demo/generate';
 
@@ -158,6 +160,8 @@ export async function run(report: BenchReport): Promise<void> {
     }
     report.figure('stores.entries first page: longest wait while the model catches up after an append', longestAfterAppend, 'ms');
     report.figure('… vs idle', longestAfterAppend / baseline, '×');
+
+    await measureIncremental(report, { call, service, db: storeIndexOf(core.context.workspaces.current).db, append: () => appendLesson(call, knowledgeFile, ++appended) });
 
     // Restart on the existing index: the model is not warm yet, the first detail pays for it.
     await core.dispose();

@@ -7,6 +7,22 @@ import type { KnowledgeThresholds } from '../rules/thresholds';
 export const VIOLATION_WINDOW_DAYS = 7;
 const DAY_MS = 86_400_000;
 
+export interface CounterChanges {
+  ids: ReadonlySet<string>;
+  asOfMoved: boolean;
+}
+
+function sameRollup(a: CounterRollup, b: CounterRollup | undefined): boolean {
+  if (!b) return false;
+  for (const key of Object.keys(a) as (keyof CounterRollup)[]) {
+    if (key === 'violation_timestamps') continue;
+    if (a[key] !== b[key]) return false;
+  }
+  if (Object.keys(a).length !== Object.keys(b).length) return false;
+  const [ta, tb] = [a.violation_timestamps, b.violation_timestamps];
+  return ta.length === tb.length && ta.every((t, i) => t === tb[i]);
+}
+
 /** Effective-counter rollups and the "this week" anchor, from the counter sources alone. */
 export class CounterState {
   readonly rollups: Map<string, CounterRollup>;
@@ -25,6 +41,18 @@ export class CounterState {
       if (t > latest) latest = t;
     }
     this.asOf = Number.isFinite(latest) ? Math.min(latest, now) : now;
+  }
+
+  /**
+   * What differs from an earlier state of the same stores: the ids whose rollup changed (so
+   * their outcomes and markers may have), and whether the "this week" anchor moved (so markers
+   * of entries with violation timestamps may have).
+   */
+  changedSince(previous: CounterState): CounterChanges {
+    const ids = new Set<string>();
+    for (const [id, rollup] of this.rollups) if (!sameRollup(rollup, previous.rollups.get(id))) ids.add(id);
+    for (const id of previous.rollups.keys()) if (!this.rollups.has(id)) ids.add(id);
+    return { ids, asOfMoved: previous.asOf !== this.asOf };
   }
 
   get windowStart(): number {

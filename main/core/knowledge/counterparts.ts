@@ -1,6 +1,7 @@
 import type { SourceEntry } from './model-types';
 import { jaccard } from '../rules/similarity';
 import { NO_SLICING, type TimeSlicer } from '../platform/util/time-slicer';
+import { LayeredLookup } from './layered-lookup';
 
 type TierGroup = 'hive' | 'project';
 const tierGroup = (tier: SourceEntry['tier']): TierGroup => (tier === 'hive' ? 'hive' : 'project');
@@ -16,7 +17,7 @@ interface Features {
   normalized(entry: SourceEntry): string;
 }
 
-type Postings = Map<TierGroup, Map<string, SourceEntry[]>>;
+type Postings = Map<TierGroup, LayeredLookup<SourceEntry[]>>;
 
 /** Above this share of new lessons a fresh build is cheaper than inserting them one by one. */
 const INCREMENTAL_MAX_SHARE = 0.2;
@@ -27,7 +28,8 @@ const INCREMENTAL_MAX_SHARE = 0.2;
  * with every lesson. At 100k lessons that is millions of postings: built in time slices, and
  * after appends updated rather than rebuilt (new lessons inserted at their place in file order,
  * so lookups give exactly what a fresh build gives). An index is never changed once built: an
- * update returns a new one sharing the untouched lists.
+ * update returns a new one sharing the untouched lists, the changed ones in a small overlay
+ * (layered-lookup.ts), so an append costs work in proportion to its lessons' bigrams.
  */
 export class CounterpartIndex {
   private constructor(
@@ -38,20 +40,24 @@ export class CounterpartIndex {
   ) {}
 
   static async build(lessons: readonly SourceEntry[], features: Features, slicer: TimeSlicer = NO_SLICING): Promise<CounterpartIndex> {
-    const index = new CounterpartIndex(features, new Map([['hive', new Map()], ['project', new Map()]]), lessons);
-    await slicer.forEach(lessons, (lesson) => index.append(lesson));
-    return index;
+    const maps = new Map<TierGroup, Map<string, SourceEntry[]>>([['hive', new Map()], ['project', new Map()]]);
+    await slicer.forEach(lessons, (lesson) => CounterpartIndex.append(maps, features, lesson));
+    return CounterpartIndex.of(maps, features, lessons);
   }
 
   static buildNow(lessons: readonly SourceEntry[], features: Features): CounterpartIndex {
-    const index = new CounterpartIndex(features, new Map([['hive', new Map()], ['project', new Map()]]), lessons);
-    for (const lesson of lessons) index.append(lesson);
-    return index;
+    const maps = new Map<TierGroup, Map<string, SourceEntry[]>>([['hive', new Map()], ['project', new Map()]]);
+    for (const lesson of lessons) CounterpartIndex.append(maps, features, lesson);
+    return CounterpartIndex.of(maps, features, lessons);
   }
 
-  private append(lesson: SourceEntry): void {
-    const postings = this.postings.get(tierGroup(lesson.tier))!;
-    for (const token of this.features.bigrams(lesson)) {
+  private static of(maps: Map<TierGroup, Map<string, SourceEntry[]>>, features: Features, lessons: readonly SourceEntry[]): CounterpartIndex {
+    return new CounterpartIndex(features, new Map([...maps].map(([group, map]) => [group, LayeredLookup.of(map)])), lessons);
+  }
+
+  private static append(maps: Map<TierGroup, Map<string, SourceEntry[]>>, features: Features, lesson: SourceEntry): void {
+    const postings = maps.get(tierGroup(lesson.tier))!;
+    for (const token of features.bigrams(lesson)) {
       const list = postings.get(token);
       if (list) list.push(lesson);
       else postings.set(token, [lesson]);
@@ -66,14 +72,16 @@ export class CounterpartIndex {
   async update(
     lessons: readonly SourceEntry[],
     slicer: TimeSlicer = NO_SLICING,
-    appended?: { from: readonly SourceEntry[]; added: readonly SourceEntry[]; compare: (a: SourceEntry, b: SourceEntry) => number },
+    appended?: { from: readonly SourceEntry[]; added: readonly SourceEntry[]; removed?: readonly SourceEntry[]; compare: (a: SourceEntry, b: SourceEntry) => number },
   ): Promise<CounterpartIndex> {
     if (lessons === this.lessons) return this;
     let added: readonly SourceEntry[];
+    let removed: readonly SourceEntry[] = [];
     let before: (a: SourceEntry, b: SourceEntry) => boolean;
     if (appended && appended.from === this.lessons) {
       added = appended.added;
-      if (this.lessons.length + added.length !== lessons.length) return CounterpartIndex.build(lessons, this.features, slicer);
+      removed = appended.removed ?? [];
+      if (this.lessons.length + added.length - removed.length !== lessons.length) return CounterpartIndex.build(lessons, this.features, slicer);
       before = (a, b) => appended.compare(a, b) < 0;
     } else {
       const position = new Map<SourceEntry, number>();
@@ -88,28 +96,27 @@ export class CounterpartIndex {
       added = await slicer.filter(lessons, (lesson) => !known.has(lesson));
       before = (a, b) => position.get(a)! < position.get(b)!;
     }
-    if (added.length > lessons.length * INCREMENTAL_MAX_SHARE) return CounterpartIndex.build(lessons, this.features, slicer);
+    if (added.length + removed.length > lessons.length * INCREMENTAL_MAX_SHARE) return CounterpartIndex.build(lessons, this.features, slicer);
 
-    // Copies of the token maps (the lists themselves are shared until one changes).
-    const postings: Postings = new Map();
-    for (const [group, lists] of this.postings) {
-      const copy = new Map<string, SourceEntry[]>();
-      await slicer.forEach(lists, ([token, list]) => copy.set(token, list));
-      postings.set(group, copy);
-    }
-    const copied = new Set<SourceEntry[]>();
-    for (const lesson of added) {
-      const lists = postings.get(tierGroup(lesson.tier))!;
+    // The changed lists go to an overlay; the untouched ones stay shared with this index.
+    const changes = new Map<TierGroup, Map<string, SourceEntry[]>>([['hive', new Map()], ['project', new Map()]]);
+    for (const lesson of removed) {
+      const group = tierGroup(lesson.tier);
+      const changed = changes.get(group)!;
       for (const token of this.features.bigrams(lesson)) {
-        let list = lists.get(token);
-        if (!list) {
-          lists.set(token, [lesson]);
-          continue;
-        }
-        if (!copied.has(list)) {
-          lists.set(token, (list = [...list]));
-          copied.add(list);
-        }
+        let list = changed.get(token);
+        if (!list) changed.set(token, (list = [...(this.postings.get(group)!.get(token) ?? [])]));
+        const at = list.indexOf(lesson);
+        if (at >= 0) list.splice(at, 1);
+      }
+      await slicer.yield();
+    }
+    for (const lesson of added) {
+      const group = tierGroup(lesson.tier);
+      const changed = changes.get(group)!;
+      for (const token of this.features.bigrams(lesson)) {
+        let list = changed.get(token);
+        if (!list) changed.set(token, (list = [...(this.postings.get(group)!.get(token) ?? [])]));
         let low = 0;
         let high = list.length;
         while (low < high) {
@@ -121,6 +128,7 @@ export class CounterpartIndex {
       }
       await slicer.yield();
     }
+    const postings: Postings = new Map([...this.postings].map(([group, lookup]) => [group, lookup.with(changes.get(group)!)]));
     return new CounterpartIndex(this.features, postings, lessons);
   }
 

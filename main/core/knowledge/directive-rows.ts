@@ -10,8 +10,18 @@ function escalations(entry: RawEntry): DirectiveRow['escalation_history'] {
     .map((h) => ({ from: str(h.from) ?? null, to: str(h.to) ?? null, reason: str(h.reason) ?? null, at: str(h.at) ?? null }));
 }
 
+/** The lesson each row was computed from (rows are ordered by file position where sort keys tie). */
+const rowSources = new WeakMap<DirectiveRow, SourceEntry>();
+export const sourceOfRow = (row: DirectiveRow): SourceEntry | undefined => rowSources.get(row);
+
 /** A directive's row for the Directives view: its fields, funnel, signal, verdict and expiry. */
 export function directiveRow(model: EntryFacts, source: SourceEntry): DirectiveRow {
+  const row = computeRow(model, source);
+  rowSources.set(row, source);
+  return row;
+}
+
+function computeRow(model: EntryFacts, source: SourceEntry): DirectiveRow {
   const entry = source.value;
   const o = model.outcomes(source);
   const markers = model.markers(source);

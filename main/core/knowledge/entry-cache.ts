@@ -22,6 +22,8 @@ export interface EntryDelta {
   /** Entries added, in rid order. */
   added: readonly SourceEntry[];
   dropped: number;
+  /** The entries of `from` that are gone (a rewritten file's old lines, a deleted file's). */
+  removed: readonly SourceEntry[];
   /** File order of two cached entries (file, then line). */
   compare: (a: SourceEntry, b: SourceEntry) => number;
 }
@@ -49,7 +51,7 @@ export class EntryCache {
   /** Bumped whenever the set of entries changes; derived results are keyed by it. */
   generation = 0;
   lastRefresh: RefreshStats = { parsed: [], dropped: 0 };
-  lastDelta: EntryDelta = { from: [], added: [], dropped: 0, compare: (a, b) => this.compare(a, b) };
+  lastDelta: EntryDelta = { from: [], added: [], dropped: 0, removed: [], compare: (a, b) => this.compare(a, b) };
 
   /** File order of two cached entries. */
   compare(a: SourceEntry, b: SourceEntry): number {
@@ -85,7 +87,7 @@ export class EntryCache {
       await slicer.yield();
     }
 
-    let dropped = 0;
+    const removed: SourceEntry[] = [];
     if (source.entryCount() === this.byRid.size) {
       for (const row of added) {
         const list = this.byFile.get(row.fileId);
@@ -93,10 +95,14 @@ export class EntryCache {
         else this.byFile.set(row.fileId, [this.byRid.get(row.rid)!]);
       }
     } else {
-      dropped = await this.reorder(source, slicer, add);
+      removed.push(...(await this.reorder(source, slicer, add)));
     }
+    const dropped = removed.length;
     this.lastRefresh = { parsed, dropped };
-    this.lastDelta = { from: this.entries, added: added.map((row) => this.byRid.get(row.rid)!).filter((entry) => entry !== undefined), dropped, compare: this.lastDelta.compare };
+    const addedEntries = added.map((row) => this.byRid.get(row.rid)!).filter((entry) => entry !== undefined);
+    // Lines added and gone again within this refresh were never in `from`.
+    const addedNow = new Set(added.map((row) => row.rid));
+    this.lastDelta = { from: this.entries, added: addedEntries, dropped, removed: removed.filter((entry) => !addedNow.has(entry.rid)), compare: this.lastDelta.compare };
     const changed = parsed.length > 0 || dropped > 0;
     if (changed) {
       this.entries = [...this.byFile.keys()].sort((a, b) => a - b).flatMap((fileId) => this.byFile.get(fileId)!);
@@ -105,8 +111,8 @@ export class EntryCache {
     return changed;
   }
 
-  /** Reads file order back from the index (narrow rows), loading rows that arrived meanwhile; returns how many were dropped. */
-  private async reorder(source: KnowledgeSource, slicer: TimeSlicer, add: (rows: IndexedEntryLine[]) => void): Promise<number> {
+  /** Reads file order back from the index (narrow rows), loading rows that arrived meanwhile; returns the entries dropped. */
+  private async reorder(source: KnowledgeSource, slicer: TimeSlicer, add: (rows: IndexedEntryLine[]) => void): Promise<SourceEntry[]> {
     const byFile = new Map<number, SourceEntry[]>();
     const present = new Set<number>();
     let after: EntryPosition | null = null;
@@ -126,11 +132,11 @@ export class EntryCache {
       after = positions[positions.length - 1]!;
       await slicer.yield();
     }
-    let dropped = 0;
-    for (const rid of [...this.byRid.keys()]) {
+    const dropped: SourceEntry[] = [];
+    for (const [rid, entry] of [...this.byRid]) {
       if (present.has(rid)) continue;
       this.byRid.delete(rid);
-      dropped++;
+      dropped.push(entry);
     }
     this.byFile = byFile;
     return dropped;

@@ -10,34 +10,30 @@ import type { TimeSlicer } from '../platform/util/time-slicer';
 export const MAX_CLUSTERS = 100;
 export const MAX_CLUSTER_MEMBERS = 20;
 
-/** The rejected and unactionable inboxes: small collections, always computed from the current model. */
+/**
+ * The rejected and unactionable inboxes: small collections, computed from the model's triage
+ * entries. A quarantine fingerprint is told by its id having a copy outside the rejected files.
+ */
 function triageInboxes(model: KnowledgeModel): Pick<Inboxes, 'rejected' | 'unactionable'> {
-  const triage = new Triage();
-  for (const entry of model.inputs.entries) triage.add(entry);
-  return triage.inboxes();
+  const { rejected, unactionable } = model.triageEntries();
+  const known = new Set<string>();
+  for (const entry of rejected) {
+    const id = entryId(entry.value);
+    if (model.byId(id).some((copy) => copy.collection !== 'rejected')) known.add(id);
+  }
+  return {
+    rejected: groupRejected(
+      rejected.map((entry) => ({ record: entry.value, store: entry.tier === 'hive' ? ('hive' as const) : ('swarm' as const) })),
+      known,
+    ),
+    unactionable: unactionableQueue(unactionable.map((entry) => entry.value)),
+  };
 }
 
-/** triageInboxes in time slices (one pass over every entry). */
+/** triageInboxes, after giving the event loop a chance (its work is in proportion to the triage collections only). */
 export async function triageInboxesSliced(model: KnowledgeModel, slicer: TimeSlicer): Promise<Pick<Inboxes, 'rejected' | 'unactionable'>> {
-  const triage = new Triage();
-  await slicer.forEach(model.inputs.entries, (entry) => triage.add(entry));
-  return triage.inboxes();
-}
-
-class Triage {
-  private readonly known = new Set<string>();
-  private readonly rejected: { record: SourceEntry['value']; store: 'swarm' | 'hive' }[] = [];
-  private readonly unactionable: SourceEntry['value'][] = [];
-
-  add(entry: SourceEntry): void {
-    if (entry.collection !== 'rejected') this.known.add(entryId(entry.value));
-    if (entry.collection === 'rejected') this.rejected.push({ record: entry.value, store: entry.tier === 'hive' ? 'hive' : 'swarm' });
-    if (entry.collection === 'unactionable') this.unactionable.push(entry.value);
-  }
-
-  inboxes(): Pick<Inboxes, 'rejected' | 'unactionable'> {
-    return { rejected: groupRejected(this.rejected, this.known), unactionable: unactionableQueue(this.unactionable) };
-  }
+  await slicer.yield();
+  return triageInboxes(model);
 }
 
 type ClusterGroups = ReturnType<KnowledgeModel['clusterGroups']>;

@@ -4,28 +4,15 @@ import { CounterState } from './counter-state';
 import { CounterpartIndex, type Counterpart } from './counterparts';
 import { DerivedCache } from './derived-cache';
 import { directiveRow } from './directive-rows';
+import { growDirectiveMemo, replaceInDirectiveMemo } from './directive-scope';
 import { isDirective } from '../rules/directive-fields';
-import { entryId, entryStatus, type RawEntry } from '../rules/entry-fields';
-import { EventIndex } from './event-index';
+import type { RawEntry } from '../rules/entry-fields';
 import type { EntryDelta } from './entry-cache';
-import { isActiveStatus, type KnowledgeThresholds } from '../rules/thresholds';
+import { buildViews, growViews, patchDirectiveRows, type ModelViews } from './model-views';
+import type { KnowledgeThresholds } from '../rules/thresholds';
 import { NO_SLICING, type TimeSlicer } from '../platform/util/time-slicer';
 import type { EntryCollection, EntryMarkers, EntryTier, EventRef, KnowledgeInputs, SkillRef, SourceEntry } from './model-types';
 
-
-/** The per-model views every knowledge request reads; built once per model by `buildViews`. */
-interface ModelViews {
-  /** Lessons of the main stores (swarm, link and hive files), any status. */
-  lessons: SourceEntry[];
-  byId: Map<string, SourceEntry[]>;
-  eventsById: Map<string, EventRef[]>;
-  directives: DirectiveRow[];
-  groups: { group: 'project' | 'hive'; entries: SourceEntry[] }[];
-  sources: { swarm: RawEntry[]; hive: RawEntry[]; retractions: RawEntry[] };
-}
-
-/** Items between two chances to give the event loop back (as in TimeSlicer). */
-const STEP = 64;
 
 /**
  * Everything the knowledge views derive, computed once per state of the stores: effective
@@ -41,10 +28,18 @@ export class KnowledgeModel {
   /** Views taken over from the previous model of the same stores (see adopt). */
   private readonly adopted: Partial<ModelViews> = {};
   private counterpartIndex?: CounterpartIndex;
-  /** The previous model's id lookup and the lines appended since, when that is all that changed. */
-  private grownFrom?: { byId: Map<string, SourceEntry[]>; delta: EntryDelta };
+  /** The previous model and the lines appended since, when that is all that changed in the entries. */
+  private grownFrom?: { previous: KnowledgeModel; views: ModelViews; delta: EntryDelta; carried: ReturnType<KnowledgeModel['carriedRows']> };
   private readonly memo = new Map<string, unknown>();
   readonly counters: CounterState;
+  /**
+   * How the views were made: grown from the previous model by the lines that came and went,
+   * taken over from it (entries unchanged: a counter or side-store change), or built over every
+   * entry (tests and the benchmark read it).
+   */
+  viewsMadeBy: 'grown' | 'adopted' | 'full' | null = null;
+  /** Directive rows this model computed rather than took over (tests read it). */
+  rowsComputed = 0;
   /** When the stores were read for this model (epoch ms). */
   readonly builtAt: number;
 
@@ -96,105 +91,81 @@ export class KnowledgeModel {
     return this.views ?? (this.prepareNow().views as ModelViews);
   }
 
-  /** The one build of the views; yields every STEP items so prepare() can slice it. */
+  private rowOf(source: SourceEntry): DirectiveRow {
+    return this.directiveRowOf(source, this.derived.directiveRows(this.counters, this.thresholds));
+  }
+
+  /** The views: grown from the previous model's after appends (proportional to them), else the full build (sliced). */
   private *buildViews(): Generator<void, ModelViews> {
-    const { inputs, adopted } = this;
-    const each = function* <T>(items: Iterable<T>, fn: (item: T) => void): Generator<void> {
-      let n = 0;
-      for (const item of items) {
-        fn(item);
-        if (++n % STEP === 0) yield;
+    const rowOf = (source: SourceEntry) => this.rowOf(source);
+    const grown = this.grownFrom;
+    if (!grown) {
+      this.viewsMadeBy = this.adopted.lessons ? 'adopted' : 'full';
+      return yield* buildViews(this.inputs, rowOf, this.adopted);
+    }
+    this.grownFrom = undefined;
+    this.viewsMadeBy = 'grown';
+    const { carried, delta } = grown;
+    const base = carried ? { ...grown.views, directives: carried.directives } : grown.views;
+    const { views, removedRows } = growViews(base, grown.previous.inputs, this.inputs, delta, rowOf, carried !== null);
+    if (carried) {
+      // The Directives view's scope and sort orders, without the gone rows and with the added ones in their places.
+      const added = delta.added.filter((e) => e.collection === 'active' && isDirective(e.value)).map(rowOf);
+      for (const [key, value] of carried.memo) {
+        const next = growDirectiveMemo(key, value, added, removedRows, delta.compare);
+        if (next !== undefined) this.memo.set(key, next);
       }
-    };
-    let lessons = adopted.lessons;
-    if (!lessons) {
-      const list: SourceEntry[] = [];
-      yield* each(inputs.entries, (e) => e.collection === 'active' && list.push(e));
-      lessons = list;
     }
-    let byId = adopted.byId;
-    if (!byId && this.grownFrom) {
-      // Lines only appended: the previous lookup is extended rather than rebuilt.
-      const { byId: base, delta } = this.grownFrom;
-      const grown = new Map<string, SourceEntry[]>();
-      yield* each(base, ([id, list]) => grown.set(id, list));
-      for (const entry of delta.added) {
-        const id = entryId(entry.value);
-        const list = [...(grown.get(id) ?? [])];
-        let at = list.length;
-        while (at > 0 && delta.compare(list[at - 1]!, entry) > 0) at--;
-        list.splice(at, 0, entry);
-        grown.set(id, list);
-      }
-      byId = grown;
+    return views;
+  }
+
+  /**
+   * The previous model's directive rows and Directives memos under this model's counters: as
+   * they are when the counters are the same, patched where a counter change reaches (see
+   * patchDirectiveRows), or null when the thresholds changed (every row is computed again).
+   */
+  private carriedRows(previous: KnowledgeModel, before: ModelViews, compare: EntryDelta['compare']): { directives: DirectiveRow[]; memo: Map<string, unknown> } | null {
+    if (JSON.stringify(previous.thresholds) !== JSON.stringify(this.thresholds)) return null;
+    const memo = new Map<string, unknown>();
+    if (previous.counters === this.counters) {
+      for (const [key, value] of previous.memo) if (key.startsWith('directives:')) memo.set(key, value);
+      return { directives: before.directives, memo };
     }
-    if (!byId) {
-      const fresh = new Map<string, SourceEntry[]>();
-      yield* each(inputs.entries, (entry) => {
-        const key = entryId(entry.value);
-        const list = fresh.get(key);
-        if (list) list.push(entry);
-        else fresh.set(key, [entry]);
-      });
-      byId = fresh;
+    const { directives, replaced } = patchDirectiveRows(before, this.counters.changedSince(previous.counters), compare, (source) => this.rowOf(source));
+    for (const [key, value] of previous.memo) {
+      const next = replaceInDirectiveMemo(key, value, replaced, compare);
+      if (next !== undefined) memo.set(key, next);
     }
-    let directives = adopted.directives;
-    if (!directives) {
-      const rows = this.derived.directiveRows(this.counters, this.thresholds);
-      const list: DirectiveRow[] = [];
-      yield* each(lessons, (source) => {
-        if (isDirective(source.value)) list.push(this.directiveRowOf(source, rows));
-      });
-      directives = list;
-    }
-    let groups = adopted.groups;
-    if (!groups) {
-      const project: SourceEntry[] = [];
-      const hive: SourceEntry[] = [];
-      yield* each(lessons, (e) => {
-        if (isActiveStatus(entryStatus(e.value))) (e.tier === 'hive' ? hive : project).push(e);
-      });
-      groups = [
-        { group: 'project', entries: project },
-        { group: 'hive', entries: hive },
-      ];
-    }
-    let eventsById = adopted.eventsById;
-    if (!eventsById) {
-      const index = new EventIndex();
-      yield* each(inputs.knowledgeEvents, (event) => index.addKnowledgeEvent(event));
-      yield* each(inputs.applicationLog, (event) => index.addLegacyLine(event));
-      eventsById = index.finish();
-    }
-    let sources = adopted.sources;
-    if (!sources) {
-      const swarm: RawEntry[] = [];
-      const hive: RawEntry[] = [];
-      yield* each(lessons, (e) => (e.tier === 'hive' ? hive : swarm).push(e.value));
-      sources = { swarm, hive, retractions: inputs.retractions };
-    }
-    return { lessons, byId, eventsById, directives, groups, sources };
+    return { directives, memo };
   }
 
   /**
    * Takes over what depends on unchanged inputs from the previous model of the same stores: a
-   * change to counters or skills alone then costs no pass over 100k entries.
+   * change to counters or skills alone then costs no pass over 100k entries, and appended lines
+   * cost work in proportion to them (see buildViews).
    */
   adopt(previous: KnowledgeModel, delta?: EntryDelta): void {
     const before = previous.views;
+    if (!before || !delta) return;
     if (previous.inputs.entries !== this.inputs.entries) {
-      // Lines only appended: the id lookup is extended rather than rebuilt (see buildViews).
-      if (delta && delta.dropped === 0 && delta.from === previous.inputs.entries && before) this.grownFrom = { byId: before.byId, delta };
+      if (delta.from === previous.inputs.entries) this.grownFrom = { previous, views: before, delta, carried: this.carriedRows(previous, before, delta.compare) };
       return;
     }
     this.counterpartIndex ??= previous.counterpartIndex;
     if (previous.memo.has('triage')) this.memo.set('triage', previous.memo.get('triage'));
-    if (!before) return;
-    Object.assign(this.adopted, { lessons: before.lessons, byId: before.byId, groups: before.groups, sources: { ...before.sources, retractions: this.inputs.retractions } });
+    Object.assign(this.adopted, {
+      lessons: before.lessons,
+      byId: before.byId,
+      groups: before.groups,
+      sourceEntries: before.sourceEntries,
+      sources: { ...before.sources, retractions: this.inputs.retractions },
+      triage: before.triage,
+    });
     if (previous.inputs.knowledgeEvents === this.inputs.knowledgeEvents && previous.inputs.applicationLog === this.inputs.applicationLog) this.adopted.eventsById = before.eventsById;
-    if (previous.counters === this.counters && JSON.stringify(previous.thresholds) === JSON.stringify(this.thresholds)) {
-      this.adopted.directives = before.directives;
-      for (const [key, value] of previous.memo) if (key.startsWith('directives:')) this.memo.set(key, value);
+    const carried = this.carriedRows(previous, before, delta.compare);
+    if (carried) {
+      Object.assign(this.adopted, { directives: carried.directives, directiveSources: before.directiveSources });
+      for (const [key, value] of carried.memo) this.memo.set(key, value);
     }
   }
 
@@ -259,13 +230,21 @@ export class KnowledgeModel {
 
   private directiveRowOf(source: SourceEntry, rows: WeakMap<SourceEntry, DirectiveRow>): DirectiveRow {
     let row = rows.get(source);
-    if (!row) rows.set(source, (row = directiveRow(this, source)));
+    if (!row) {
+      rows.set(source, (row = directiveRow(this, source)));
+      this.rowsComputed++;
+    }
     return row;
   }
 
   /** Lessons with v2 directive fields as directive rows (file order); rows are reused while counters and thresholds stay. */
   directiveRows(): DirectiveRow[] {
     return this.built.directives;
+  }
+
+  /** The rejected and unactionable entries (file order), for the triage inboxes. */
+  triageEntries(): { rejected: SourceEntry[]; unactionable: SourceEntry[] } {
+    return this.built.triage;
   }
 
   /** Lessons eligible for the injection preview, tiers split as the reader sees them. */

@@ -81,7 +81,13 @@ export class KnowledgeService {
   private source: KnowledgeSource | null = null;
   private counterCache: { key: string; inputs: ReturnType<typeof loadCounterInputs>; state: CounterState } | null = null;
   private sideCache: { key: string; inputs: Pick<KnowledgeInputs, 'retractions' | 'skills'> } | null = null;
-  private current: { key: string; model: KnowledgeModel; generation: number; sideKey: string } | null = null;
+  /**
+   * The current model with versions of what the similarity jobs read: the cluster groups and the
+   * injection sources. A version moves only when those lists changed (an updated model keeps the
+   * very same list when a change did not reach it), so an appended rejected line or a counter
+   * change leaves the clusters and the tier merge current.
+   */
+  private current: { key: string; model: KnowledgeModel; groupsVersion: number; sourcesVersion: number; sideKey: string } | null = null;
   private building: Promise<void> | null = null;
   private counterparts: CounterpartIndex | null = null;
   private warmTimer: NodeJS.Timeout | null = null;
@@ -90,6 +96,8 @@ export class KnowledgeService {
   private closed = false;
   /** Model builds so far (tests and the benchmark read it). */
   builds = 0;
+  /** Of those, the builds that went over every entry rather than updating the previous model. */
+  fullBuilds = 0;
 
   constructor(
     private readonly index: KnowledgeIndex,
@@ -161,17 +169,25 @@ export class KnowledgeService {
     const delta = this.entries.lastDelta;
     if (previous) model.adopt(previous, delta);
     await model.prepare(slicer);
+    const lessonsOf = (list: readonly SourceEntry[]) => list.filter((e) => e.collection === 'active');
     const appended =
-      previous && delta.dropped === 0 && delta.from === previous.inputs.entries
-        ? { from: previous.lessons(), added: delta.added.filter((e) => e.collection === 'active'), compare: delta.compare }
+      previous && delta.from === previous.inputs.entries
+        ? { from: previous.lessons(), added: lessonsOf(delta.added), removed: lessonsOf(delta.removed), compare: delta.compare }
         : undefined;
     this.counterparts = await (this.counterparts ? this.counterparts.update(model.lessons(), slicer, appended) : CounterpartIndex.build(model.lessons(), this.derived, slicer));
     model.useCounterparts(this.counterparts);
     // What the first Directives page and Inboxes call would otherwise compute on the spot.
     await this.triage(model);
     await warmDirectives(model, slicer);
-    this.current = { key, model, generation: this.entries.generation, sideKey: side.key };
+    const before = this.current;
+    const sameLists = <T>(a: readonly T[] | undefined, b: readonly T[]) => a === b || (a !== undefined && a.length === b.length && a.every((x, i) => x === b[i]));
+    const groups = model.clusterGroups().map((g) => g.entries);
+    const sources = [model.injectionSources().swarm, model.injectionSources().hive];
+    const groupsVersion = before && sameLists(before.model.clusterGroups().map((g) => g.entries), groups) ? before.groupsVersion : (before?.groupsVersion ?? 0) + 1;
+    const sourcesVersion = before && sameLists([before.model.injectionSources().swarm, before.model.injectionSources().hive], sources) ? before.sourcesVersion : (before?.sourcesVersion ?? 0) + 1;
+    this.current = { key, model, groupsVersion, sourcesVersion, sideKey: side.key };
     this.builds++;
+    if (model.viewsMadeBy === 'full') this.fullBuilds++;
   }
 
   /** Rebuilds the model and starts the similarity jobs after `delayMs` of quiet. */
@@ -224,7 +240,7 @@ export class KnowledgeService {
   /** Clusters depend on the entries and the dedup threshold only. */
   private duplicatesKey(model: KnowledgeModel): string {
     const current = this.current?.model === model ? this.current : null;
-    return JSON.stringify([current?.generation ?? model.builtAt, model.thresholds.dedup_threshold]);
+    return JSON.stringify([current?.groupsVersion ?? model.builtAt, model.thresholds.dedup_threshold]);
   }
 
   private requestDuplicates(model: KnowledgeModel): void {
@@ -255,7 +271,7 @@ export class KnowledgeService {
 
   private mergeKey(model: KnowledgeModel): string {
     const current = this.current?.model === model ? this.current : null;
-    return JSON.stringify([current?.generation ?? model.builtAt, current?.sideKey ?? '', model.thresholds.scope_filter, model.thresholds.hive_enabled]);
+    return JSON.stringify([current?.sourcesVersion ?? model.builtAt, current?.sideKey ?? '', model.thresholds.scope_filter, model.thresholds.hive_enabled]);
   }
 
   private requestMerge(model: KnowledgeModel): void {

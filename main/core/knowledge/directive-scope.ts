@@ -1,0 +1,167 @@
+import type { DirectiveRow, DirectivesQuery } from '../../../shared/contract/knowledge';
+import type { z } from 'zod';
+import { isActiveStatus } from '../rules/thresholds';
+import { sourceOfRow } from './directive-rows';
+import type { SourceEntry } from './model-types';
+
+/**
+ * What the Directives view computes once per model and keeps in the model's memo: the rows in
+ * scope with the quick-filter counts, and those rows in each sort order. Rows of appended
+ * lessons are put into a previous model's results in their places (`growDirectiveMemo`), which
+ * gives exactly what computing them again gives: sorts are stable over file order, so a row's
+ * place is fixed by its sort key, then its file position.
+ */
+type Query = z.output<typeof DirectivesQuery>;
+export type DirectiveSort = Query['sort'];
+
+/** "Close to expiring": archived (or deleted) within this many successful phases. */
+export const EXPIRING_SOON_PHASES = 2;
+
+const PRIORITY_RANK = { critical: 0, high: 1, medium: 2, low: 3 } as const;
+
+const expiryKey = (row: DirectiveRow) => row.expiry?.phasesLeft ?? Number.POSITIVE_INFINITY;
+
+export const SORTS: Record<DirectiveSort, (a: DirectiveRow, b: DirectiveRow) => number> = {
+  priority: (a, b) => PRIORITY_RANK[a.priority] - PRIORITY_RANK[b.priority] || expiryKey(a) - expiryKey(b),
+  expiry: (a, b) => expiryKey(a) - expiryKey(b) || PRIORITY_RANK[a.priority] - PRIORITY_RANK[b.priority],
+  violations: (a, b) => b.violationsInWindow - a.violationsInWindow || b.funnel.violated - a.funnel.violated,
+  signal: (a, b) => a.signal - b.signal,
+  updated: (a, b) => (b.updated_at ?? '').localeCompare(a.updated_at ?? ''),
+  shown: (a, b) => b.funnel.shown - a.funnel.shown,
+};
+
+export interface DirectiveCounts {
+  all: number;
+  byPriority: Record<string, number>;
+  expiringSoon: number;
+  violatedInWindow: number;
+  notEligible: number;
+}
+
+export interface DirectiveScope {
+  all: DirectiveRow[];
+  counts: DirectiveCounts;
+}
+
+export const scopeKey = (includeInactive: boolean) => `directives:${includeInactive}`;
+export const sortKey = (includeInactive: boolean, sort: DirectiveSort) => `directives:${includeInactive}:${sort}`;
+
+const inScope = (row: DirectiveRow, includeInactive: boolean) => includeInactive || isActiveStatus(row.status);
+
+function count(counts: DirectiveCounts, row: DirectiveRow): void {
+  counts.all++;
+  counts.byPriority[row.priority] = (counts.byPriority[row.priority] ?? 0) + 1;
+  if (row.expiry && row.expiry.phasesLeft <= EXPIRING_SOON_PHASES) counts.expiringSoon++;
+  if (row.violationsInWindow > 0) counts.violatedInWindow++;
+  if (!row.maturity.eligible) counts.notEligible++;
+}
+
+function uncount(counts: DirectiveCounts, row: DirectiveRow): void {
+  counts.all--;
+  counts.byPriority[row.priority] = (counts.byPriority[row.priority] ?? 0) - 1;
+  if (row.expiry && row.expiry.phasesLeft <= EXPIRING_SOON_PHASES) counts.expiringSoon--;
+  if (row.violationsInWindow > 0) counts.violatedInWindow--;
+  if (!row.maturity.eligible) counts.notEligible--;
+}
+
+/** The rows in scope (active only unless asked, file order) and the quick-filter counts. */
+export function directiveScope(rows: readonly DirectiveRow[], includeInactive: boolean): DirectiveScope {
+  const all = rows.filter((row) => inScope(row, includeInactive));
+  const counts: DirectiveCounts = { all: 0, byPriority: { low: 0, medium: 0, high: 0, critical: 0 }, expiringSoon: 0, violatedInWindow: 0, notEligible: 0 };
+  for (const row of all) count(counts, row);
+  return { all, counts };
+}
+
+/** `rows` (ordered by `order`, then file order) with `added` put in their places. */
+function insertRows(rows: readonly DirectiveRow[], added: readonly DirectiveRow[], order: (a: DirectiveRow, b: DirectiveRow) => number, fileOrder: (a: SourceEntry, b: SourceEntry) => number): DirectiveRow[] {
+  const out = rows.slice();
+  for (const row of added) {
+    const source = sourceOfRow(row)!;
+    let low = 0;
+    let high = out.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      const other = out[mid]!;
+      if ((order(other, row) || fileOrder(sourceOfRow(other)!, source)) <= 0) low = mid + 1;
+      else high = mid;
+    }
+    out.splice(low, 0, row);
+  }
+  return out;
+}
+
+/** `rows` (ordered by `order`, then file order) without `row`. */
+function removeRow(rows: DirectiveRow[], row: DirectiveRow, order: (a: DirectiveRow, b: DirectiveRow) => number, fileOrder: (a: SourceEntry, b: SourceEntry) => number): void {
+  const source = sourceOfRow(row)!;
+  let low = 0;
+  let high = rows.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    const other = rows[mid]!;
+    if ((order(other, row) || fileOrder(sourceOfRow(other)!, source)) < 0) low = mid + 1;
+    else high = mid;
+  }
+  const at = rows.indexOf(row, low);
+  if (at < 0) throw new Error('directive row missing from its sorted list');
+  rows.splice(at, 1);
+}
+
+/** Above this many changed rows a Directives memo is computed again rather than patched. */
+const MAX_PATCHED_ROWS = 256;
+
+/**
+ * A previous model's memo value for `key` with rows replaced (`[old, new]`, the same lesson under
+ * new counters), or undefined when `key` is not a Directives memo or too many rows changed.
+ */
+export function replaceInDirectiveMemo(key: string, value: unknown, replaced: readonly [DirectiveRow, DirectiveRow][], fileOrder: (a: SourceEntry, b: SourceEntry) => number): unknown {
+  const [area, inactive, sort] = key.split(':');
+  if (area !== 'directives' || replaced.length > MAX_PATCHED_ROWS) return undefined;
+  const includeInactive = inactive === 'true';
+  // A row's scope follows its lesson's status, which a counter change leaves as it is.
+  const pairs = replaced.filter(([old]) => inScope(old, includeInactive));
+  if (sort === undefined) {
+    const scope = value as DirectiveScope;
+    const counts = { ...scope.counts, byPriority: { ...scope.counts.byPriority } };
+    const all = scope.all.slice();
+    for (const [old, next] of pairs) {
+      uncount(counts, old);
+      count(counts, next);
+      removeRow(all, old, () => 0, fileOrder);
+    }
+    return { all: insertRows(all, pairs.map(([, next]) => next), () => 0, fileOrder), counts } satisfies DirectiveScope;
+  }
+  const order = SORTS[sort as DirectiveSort];
+  if (!order) return undefined;
+  const rows = (value as DirectiveRow[]).slice();
+  for (const [old] of pairs) removeRow(rows, old, order, fileOrder);
+  return insertRows(rows, pairs.map(([, next]) => next), order, fileOrder);
+}
+
+/**
+ * A previous model's memo value for `key` without the rows of gone directives and with those of
+ * added ones, or undefined when `key` is not a Directives memo or too many rows went (it is then
+ * computed again when asked).
+ */
+export function growDirectiveMemo(key: string, value: unknown, added: readonly DirectiveRow[], removed: readonly DirectiveRow[], fileOrder: (a: SourceEntry, b: SourceEntry) => number): unknown {
+  const [area, inactive, sort] = key.split(':');
+  if (area !== 'directives' || removed.length > MAX_PATCHED_ROWS || added.length > MAX_PATCHED_ROWS) return undefined;
+  const includeInactive = inactive === 'true';
+  const fresh = added.filter((row) => inScope(row, includeInactive));
+  const gone = removed.filter((row) => inScope(row, includeInactive));
+  if (sort === undefined) {
+    const scope = value as DirectiveScope;
+    const counts = { ...scope.counts, byPriority: { ...scope.counts.byPriority } };
+    const all = scope.all.slice();
+    for (const row of gone) {
+      uncount(counts, row);
+      removeRow(all, row, () => 0, fileOrder);
+    }
+    for (const row of fresh) count(counts, row);
+    return { all: insertRows(all, fresh, () => 0, fileOrder), counts } satisfies DirectiveScope;
+  }
+  const order = SORTS[sort as DirectiveSort];
+  if (!order) return undefined;
+  const rows = (value as DirectiveRow[]).slice();
+  for (const row of gone) removeRow(rows, row, order, fileOrder);
+  return insertRows(rows, fresh, order, fileOrder);
+}

@@ -1,0 +1,326 @@
+import type { DirectiveRow } from '../../../shared/contract/knowledge';
+import { isDirective } from '../rules/directive-fields';
+import { entryId, entryStatus, type RawEntry } from '../rules/entry-fields';
+import { isActiveStatus } from '../rules/thresholds';
+import { EventIndex } from './event-index';
+import { LayeredLookup } from './layered-lookup';
+import type { EventRef, KnowledgeInputs, SourceEntry } from './model-types';
+
+/**
+ * The per-model views every knowledge request reads, and the two ways to get them: a full build
+ * over every entry (`buildViews`, time-sliced by its caller) and growing the previous model's
+ * views by appended lines (`growViews`), whose work is in proportion to the lines appended (plus
+ * array copies, which are memory moves, not per-entry work). Both give the same views: the
+ * equality test (incremental-model.test.ts) holds them to it.
+ */
+export interface ModelViews {
+  /** Lessons of the main stores (swarm, link and hive files), any status, file order. */
+  lessons: SourceEntry[];
+  /** Every copy of an id (any store), file order. */
+  byId: LayeredLookup<SourceEntry[]>;
+  eventsById: Map<string, EventRef[]>;
+  /** Lessons with directive fields (file order) and their rows, index for index. */
+  directiveSources: SourceEntry[];
+  directives: DirectiveRow[];
+  groups: { group: 'project' | 'hive'; entries: SourceEntry[] }[];
+  /** The lessons behind `sources.swarm` / `sources.hive`, index for index. */
+  sourceEntries: { swarm: SourceEntry[]; hive: SourceEntry[] };
+  sources: { swarm: RawEntry[]; hive: RawEntry[]; retractions: RawEntry[] };
+  /** The triage inboxes' entries (rejected and unactionable collections), file order. */
+  triage: { rejected: SourceEntry[]; unactionable: SourceEntry[] };
+}
+
+/** File order of two entries. */
+export type EntryOrder = (a: SourceEntry, b: SourceEntry) => number;
+
+/** Items between two chances to give the event loop back (as in TimeSlicer). */
+const STEP = 64;
+
+function* each<T>(items: Iterable<T>, fn: (item: T) => void): Generator<void> {
+  let n = 0;
+  for (const item of items) {
+    fn(item);
+    if (++n % STEP === 0) yield;
+  }
+}
+
+function eventIndex(inputs: Pick<KnowledgeInputs, 'knowledgeEvents' | 'applicationLog'>): Map<string, EventRef[]> {
+  const index = new EventIndex();
+  for (const event of inputs.knowledgeEvents) index.addKnowledgeEvent(event);
+  for (const event of inputs.applicationLog) index.addLegacyLine(event);
+  return index.finish();
+}
+
+const tierGroupOf = (e: SourceEntry) => (e.tier === 'hive' ? 1 : 0);
+
+/** The one full build; yields every STEP items so the caller can slice it. `adopted` views are taken as they are. */
+export function* buildViews(inputs: KnowledgeInputs, rowOf: (source: SourceEntry) => DirectiveRow, adopted: Partial<ModelViews>): Generator<void, ModelViews> {
+  let lessons = adopted.lessons;
+  if (!lessons) {
+    const list: SourceEntry[] = [];
+    yield* each(inputs.entries, (e) => e.collection === 'active' && list.push(e));
+    lessons = list;
+  }
+  let byId = adopted.byId;
+  if (!byId) {
+    const fresh = new Map<string, SourceEntry[]>();
+    yield* each(inputs.entries, (entry) => {
+      const key = entryId(entry.value);
+      const list = fresh.get(key);
+      if (list) list.push(entry);
+      else fresh.set(key, [entry]);
+    });
+    byId = LayeredLookup.of(fresh);
+  }
+  let { directives, directiveSources } = adopted;
+  if (!directives || !directiveSources) {
+    const rows: DirectiveRow[] = [];
+    const sourcesOfRows: SourceEntry[] = [];
+    yield* each(lessons, (source) => {
+      if (!isDirective(source.value)) return;
+      rows.push(rowOf(source));
+      sourcesOfRows.push(source);
+    });
+    [directives, directiveSources] = [rows, sourcesOfRows];
+  }
+  let groups = adopted.groups;
+  if (!groups) {
+    const split: SourceEntry[][] = [[], []];
+    yield* each(lessons, (e) => isActiveStatus(entryStatus(e.value)) && split[tierGroupOf(e)]!.push(e));
+    groups = [
+      { group: 'project', entries: split[0]! },
+      { group: 'hive', entries: split[1]! },
+    ];
+  }
+  const eventsById = adopted.eventsById ?? eventIndex(inputs);
+  let { sources, sourceEntries } = adopted;
+  if (!sources || !sourceEntries) {
+    const split: SourceEntry[][] = [[], []];
+    yield* each(lessons, (e) => split[tierGroupOf(e)]!.push(e));
+    sourceEntries = { swarm: split[0]!, hive: split[1]! };
+    sources = { swarm: split[0]!.map((e) => e.value), hive: split[1]!.map((e) => e.value), retractions: inputs.retractions };
+  }
+  let triage = adopted.triage;
+  if (!triage) {
+    const found: { rejected: SourceEntry[]; unactionable: SourceEntry[] } = { rejected: [], unactionable: [] };
+    yield* each(inputs.entries, (e) => (e.collection === 'rejected' || e.collection === 'unactionable') && found[e.collection].push(e));
+    triage = found;
+  }
+  return { lessons, byId, eventsById, directiveSources, directives, groups, sourceEntries, sources, triage };
+}
+
+/**
+ * `list` (in file order) with `added` (in file order) put in their places; `values` (index for
+ * index with `list`) gets `valueOf` of each at the same place. Few additions are spliced in by
+ * binary search; many are merged in one pass.
+ */
+export function insertInOrder<T>(
+  list: readonly SourceEntry[],
+  values: readonly T[],
+  added: readonly SourceEntry[],
+  compare: EntryOrder,
+  valueOf: (entry: SourceEntry) => T,
+): { list: SourceEntry[]; values: T[] } {
+  if (added.length === 0) return { list: list as SourceEntry[], values: values as T[] };
+  if (added.length > 64) return mergeInOrder(list, values, added, compare, valueOf);
+  const outList = list.slice();
+  const outValues = values.slice();
+  for (const entry of added) {
+    let low = 0;
+    let high = outList.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (compare(outList[mid]!, entry) <= 0) low = mid + 1;
+      else high = mid;
+    }
+    outList.splice(low, 0, entry);
+    outValues.splice(low, 0, valueOf(entry));
+  }
+  return { list: outList, values: outValues };
+}
+
+/**
+ * `list` (file order) without the `removed` entries, `values` index for index; `gone` are the
+ * values that went with them. Few removals are found by binary search, many in one pass.
+ */
+export function removeFromOrder<T>(
+  list: readonly SourceEntry[],
+  values: readonly T[],
+  removed: readonly SourceEntry[],
+  compare: EntryOrder,
+): { list: SourceEntry[]; values: T[]; gone: T[] } {
+  const gone: T[] = [];
+  if (removed.length === 0) return { list: list as SourceEntry[], values: values as T[], gone };
+  if (removed.length <= 64) {
+    const outList = list.slice();
+    const outValues = values.slice();
+    for (const entry of removed) {
+      const at = indexInOrder(outList, entry, compare);
+      if (at < 0) continue;
+      gone.push(outValues[at]!);
+      outList.splice(at, 1);
+      outValues.splice(at, 1);
+    }
+    return { list: outList, values: outValues, gone };
+  }
+  const drop = new Set(removed);
+  const outList: SourceEntry[] = [];
+  const outValues: T[] = [];
+  list.forEach((entry, i) => {
+    if (drop.has(entry)) gone.push(values[i]!);
+    else {
+      outList.push(entry);
+      outValues.push(values[i]!);
+    }
+  });
+  return { list: outList, values: outValues, gone };
+}
+
+const same = (e: SourceEntry) => e;
+
+/** insertInOrder for many additions: one merge pass (`added` sorted in file order). */
+function mergeInOrder<T>(list: readonly SourceEntry[], values: readonly T[], added: readonly SourceEntry[], compare: EntryOrder, valueOf: (entry: SourceEntry) => T) {
+  const sorted = [...added].sort(compare);
+  const outList: SourceEntry[] = [];
+  const outValues: T[] = [];
+  let i = 0;
+  for (const entry of sorted) {
+    while (i < list.length && compare(list[i]!, entry) <= 0) {
+      outList.push(list[i]!);
+      outValues.push(values[i++]!);
+    }
+    outList.push(entry);
+    outValues.push(valueOf(entry));
+  }
+  for (; i < list.length; i++) {
+    outList.push(list[i]!);
+    outValues.push(values[i]!);
+  }
+  return { list: outList, values: outValues };
+}
+
+/** `list` with the removed entries taken out and the added ones put in their places (both in file order). */
+function replaceInOrder<T>(list: readonly SourceEntry[], values: readonly T[], removed: readonly SourceEntry[], added: readonly SourceEntry[], compare: EntryOrder, valueOf: (entry: SourceEntry) => T) {
+  const kept = removeFromOrder(list, values, removed, compare);
+  return { ...insertInOrder(kept.list, kept.values, added, compare, valueOf), gone: kept.gone };
+}
+
+/** The entries changed since the previous views: lines added, and lines gone (a rewritten file's old lines, a deleted file's). */
+export interface ViewChange {
+  added: readonly SourceEntry[];
+  removed: readonly SourceEntry[];
+  compare: EntryOrder;
+}
+
+/**
+ * The previous views with the changed entries applied, in work proportional to them: each view
+ * drops the gone entries that were in it and gets the added ones that belong in it, at their
+ * place in file order. Events are taken over when they are the same inputs, else re-indexed
+ * (FIFO-capped: small). `removedRows` are the directive rows that went with gone lessons.
+ */
+export function growViews(
+  previous: ModelViews,
+  previousInputs: KnowledgeInputs,
+  inputs: KnowledgeInputs,
+  { added, removed, compare }: ViewChange,
+  rowOf: (source: SourceEntry) => DirectiveRow,
+  /** False when counters or thresholds changed too: every row is then computed again. */
+  rowsValid: boolean,
+): { views: ModelViews; removedRows: DirectiveRow[] } {
+  const appended = [...added].sort(compare);
+  const gone = [...removed].sort(compare);
+  const lessonsOf = (list: readonly SourceEntry[]) => list.filter((e) => e.collection === 'active');
+  const [lessonsAdded, lessonsGone] = [lessonsOf(appended), lessonsOf(gone)];
+  const lessons = replaceInOrder(previous.lessons, previous.lessons, lessonsGone, lessonsAdded, compare, same).list;
+
+  const perId = new Map<string, { gone: SourceEntry[]; added: SourceEntry[] }>();
+  const note = (entry: SourceEntry, side: 'gone' | 'added') => {
+    const id = entryId(entry.value);
+    let change = perId.get(id);
+    if (!change) perId.set(id, (change = { gone: [], added: [] }));
+    change[side].push(entry);
+  };
+  for (const entry of gone) note(entry, 'gone');
+  for (const entry of appended) note(entry, 'added');
+  const changedIds = new Map<string, SourceEntry[]>();
+  for (const [id, change] of perId) {
+    const copies = previous.byId.get(id) ?? [];
+    changedIds.set(id, replaceInOrder(copies, copies, change.gone, change.added, compare, same).list);
+  }
+  const byId = previous.byId.with(changedIds);
+
+  const directivesOf = (list: readonly SourceEntry[]) => list.filter((e) => isDirective(e.value));
+  const rows = rowsValid ? previous.directives : previous.directiveSources.map(rowOf);
+  const directives = replaceInOrder(previous.directiveSources, rows, directivesOf(lessonsGone), directivesOf(lessonsAdded), compare, rowOf);
+
+  const activeOf = (list: readonly SourceEntry[], group: string) => list.filter((e) => isActiveStatus(entryStatus(e.value)) && (group === 'hive') === (e.tier === 'hive'));
+  const groups = previous.groups.map(({ group, entries }) => ({
+    group,
+    entries: replaceInOrder(entries, entries, activeOf(lessonsGone, group), activeOf(lessonsAdded, group), compare, same).list,
+  }));
+
+  const tierOf = (list: readonly SourceEntry[], hive: boolean) => list.filter((e) => (e.tier === 'hive') === hive);
+  const swarm = replaceInOrder(previous.sourceEntries.swarm, previous.sources.swarm, tierOf(lessonsGone, false), tierOf(lessonsAdded, false), compare, (e) => e.value);
+  const hive = replaceInOrder(previous.sourceEntries.hive, previous.sources.hive, tierOf(lessonsGone, true), tierOf(lessonsAdded, true), compare, (e) => e.value);
+
+  const collectionOf = (list: readonly SourceEntry[], collection: string) => list.filter((e) => e.collection === collection);
+  const triageOf = (collection: 'rejected' | 'unactionable') =>
+    replaceInOrder(previous.triage[collection], previous.triage[collection], collectionOf(gone, collection), collectionOf(appended, collection), compare, same).list;
+
+  const eventsSame = previousInputs.knowledgeEvents === inputs.knowledgeEvents && previousInputs.applicationLog === inputs.applicationLog;
+  const views: ModelViews = {
+    lessons,
+    byId,
+    eventsById: eventsSame ? previous.eventsById : eventIndex(inputs),
+    directiveSources: directives.list,
+    directives: directives.values,
+    groups,
+    sourceEntries: { swarm: swarm.list, hive: hive.list },
+    sources: { swarm: swarm.values, hive: hive.values, retractions: inputs.retractions },
+    triage: { rejected: triageOf('rejected'), unactionable: triageOf('unactionable') },
+  };
+  return { views, removedRows: rowsValid ? directives.gone : [] };
+}
+
+/** Where `entry` sits in `list` (file order), or -1. */
+function indexInOrder(list: readonly SourceEntry[], entry: SourceEntry, compare: EntryOrder): number {
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (compare(list[mid]!, entry) < 0) low = mid + 1;
+    else high = mid;
+  }
+  for (let i = low; i < list.length && compare(list[i]!, entry) === 0; i++) if (list[i] === entry) return i;
+  return -1;
+}
+
+/**
+ * The directive rows after a counter change, computing again only the rows it can have changed:
+ * those of ids whose rollup changed and, when the "this week" anchor moved, those with violation
+ * timestamps (the only rows the anchor enters). Returns the rows and each replaced pair.
+ */
+export function patchDirectiveRows(
+  views: Pick<ModelViews, 'byId' | 'directiveSources' | 'directives'>,
+  changes: { ids: ReadonlySet<string>; asOfMoved: boolean },
+  compare: EntryOrder,
+  rowOf: (source: SourceEntry) => DirectiveRow,
+): { directives: DirectiveRow[]; replaced: [DirectiveRow, DirectiveRow][] } {
+  const positions = new Set<number>();
+  for (const id of changes.ids) {
+    for (const copy of views.byId.get(id) ?? []) {
+      if (copy.collection !== 'active' || !isDirective(copy.value)) continue;
+      const at = indexInOrder(views.directiveSources, copy, compare);
+      if (at >= 0) positions.add(at);
+    }
+  }
+  if (changes.asOfMoved) views.directives.forEach((row, i) => row.lastViolationAt !== null && positions.add(i));
+  const directives = views.directives.slice();
+  const replaced: [DirectiveRow, DirectiveRow][] = [];
+  for (const at of [...positions].sort((a, b) => a - b)) {
+    const next = rowOf(views.directiveSources[at]!);
+    replaced.push([directives[at]!, next]);
+    directives[at] = next;
+  }
+  return { directives, replaced };
+}
