@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveWorkspacePaths } from '../platform/paths/workspace-paths';
 import { StoreIndexService } from '../store-index/store-index-service';
@@ -53,7 +54,7 @@ function workspace() {
 describe('the history recorder', () => {
   it('reads only the appended lines of an append, and writes only the changed line of a rewrite', async () => {
     const w = workspace();
-    // More lines than one recording transaction holds (1,000).
+    // More lines than one index page (2,000) and one recording slice (at most 500) hold.
     const entries = Array.from({ length: 2500 }, (_, i) => entry(i));
     rewriteStore(w.knowledge, entries);
     const s = await w.open();
@@ -70,6 +71,37 @@ describe('the history recorder', () => {
     const versions = (s.history.db.prepare('SELECT count(*) AS n FROM versions').get() as { n: number }).n;
     expect(versions).toBe(2502);
     expect(s.queries().asOf('now', 0, 5000).total).toBe(2401);
+  });
+
+  it('records a large first store in short slices, the event loop turning between any two', async () => {
+    const w = workspace();
+    // More than two index pages (2,000 rows) and many slices (at most 500 lines each).
+    rewriteStore(w.knowledge, Array.from({ length: 4500 }, (_, i) => entry(i)));
+    // At every turn of the event loop, how many sightings another connection sees committed.
+    const file = path.join(w.root, 'ws', 'history.db');
+    let reader: Database.Database | null = null;
+    const seen: number[] = [];
+    let ticking = true;
+    const tick = () => {
+      try {
+        reader ??= fs.existsSync(file) ? new Database(file, { readonly: true, fileMustExist: true }) : null;
+        const n = (reader?.prepare('SELECT count(*) AS n FROM sightings').get() as { n: number } | undefined)?.n;
+        if (n !== undefined && n !== seen.at(-1)) seen.push(n);
+      } catch {
+        // the schema is not there yet
+      }
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    await w.open();
+    ticking = false;
+    tick(); // what the last slice committed
+    reader?.close();
+    expect(w.batches.at(-1)).toMatchObject({ added: 4500, read: 4500 });
+    // Never more than one slice (500 lines) committed between two turns of the loop.
+    const steps = seen.map((n, i) => n - (seen[i - 1] ?? 0));
+    expect(seen.at(-1)).toBe(4500);
+    expect(Math.max(...steps)).toBeLessThanOrEqual(500);
   });
 
   it('stores a counter update as a small delta against the version before', async () => {

@@ -13,8 +13,15 @@ import { parseRecord } from './field-diff';
 const EVENT_STORES = new Set(['knowledge-events', 'hive-events', 'events']);
 const BATCH_DELAY_MS = 25;
 const BUSY_RETRY_MS = 300;
-/** Lines recorded per transaction (a turn of the event loop between two). */
-const CHUNK_ROWS = 1000;
+/** Index rows read per snapshot: a first recording of a large store is read page by page. */
+const PAGE_ROWS = 2000;
+/**
+ * A recording transaction ends after this long (or SLICE_ROWS lines), then the event loop turns:
+ * hashing and deflating cost 50–100 µs a line, so a fixed count of lines would hold the live view
+ * for longer on a busy machine; a time bound keeps every slice short whatever the load.
+ */
+const SLICE_MS = 8;
+const SLICE_ROWS = 500;
 
 interface OpenSighting {
   rowid: number;
@@ -38,6 +45,7 @@ class StaleRead extends Error {}
 class NotSettled extends Error {}
 
 interface IndexedEntry {
+  line: number;
   id: string | null;
   status: string | null;
   duplicate: number;
@@ -62,6 +70,18 @@ export interface RecorderClock {
   catchingUpFrom(): { from: number | null } | null;
 }
 
+/** What every slice of one file's pass shares. */
+interface SlicePass {
+  change: StoreChange;
+  file: IndexedFile;
+  kind: string;
+  readState: number | null;
+  origin: string;
+  after: number | null;
+  now: number;
+  seen: Set<string>;
+}
+
 interface Pending {
   change: StoreChange;
   fromLine: number;
@@ -71,7 +91,7 @@ interface Pending {
  * Turns the store index's change reports into history. It reads from the index only the rows the
  * pass wrote (appended lines, or the file after a rewrite), hashes them, and writes only what
  * differs from the open sightings: the cost follows the lines that changed. Writes happen after the
- * index commit, batched, in IMMEDIATE transactions of at most 1,000 lines with a turn of the event
+ * index commit, batched, in IMMEDIATE transactions of at most 8 ms with a turn of the event
  * loop between them; a file that finds another recorder's transaction in the way (beyond the 250 ms
  * busy timeout) is retried later rather than waited for.
  *
@@ -87,6 +107,8 @@ export class HistoryRecorder {
   private readonly cache = new Map<string, Map<string, OpenSighting>>();
   private dataVersion = -1;
   private closed = false;
+  /** Prepared once: preparing a statement per recorded line cost more than the insert itself. */
+  private readonly sql;
   /** Set while this process does not hold the history lease: nothing is recorded. */
   private paused = false;
 
@@ -98,6 +120,14 @@ export class HistoryRecorder {
     private readonly onBatch: (summary: BatchSummary) => void = () => undefined,
   ) {
     this.versions = new VersionStore(db);
+    this.sql = {
+      openSighting: db.prepare('SELECT id, sha FROM sightings WHERE path = ? AND entry_id = ? AND gone_at IS NULL'),
+      lastSha: db.prepare('SELECT sha FROM sightings WHERE entry_id = ? ORDER BY id DESC LIMIT 1'),
+      supersede: db.prepare("UPDATE sightings SET gone_at = ?, gone_after = ?, last_seen = ?, gone_reason = 'changed' WHERE id = ?"),
+      insert: db.prepare('INSERT INTO sightings(entry_id, tier, kind, store_key, path, file, sha, status, origin, first_seen, first_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'),
+      openById: db.prepare('SELECT * FROM sightings WHERE id = ? AND gone_at IS NULL'),
+      gone: db.prepare('UPDATE sightings SET gone_at = ?, gone_after = ?, last_seen = ?, gone_reason = ?, gone_detail = ?, store_count = ? WHERE id = ?'),
+    };
   }
 
   /** Called for every change the index reports; cheap (the work is done later, batched). */
@@ -235,69 +265,54 @@ export class HistoryRecorder {
   }
 
   /**
-   * New and changed lines first, in transactions of CHUNK_ROWS with a turn of the event loop between
-   * them (a first recording of a large store never holds the live view for long), then what is gone.
+   * The index rows of one file from `fromLine` on, a page at a time, each page from one snapshot of
+   * the index that still shows the file as `head` did (same read of the file, settled): a store
+   * re-read meanwhile is left for the next pass (NotSettled), never recorded half old, half new.
+   */
+  private readPage(head: IndexedFile, fromLine: number): IndexedEntry[] {
+    return this.index.transaction(() => {
+      const now = this.index.prepare('SELECT mtime_ms, records FROM files WHERE id = ?').get(head.id) as { mtime_ms: number | null; records: number } | undefined;
+      if (!now || now.mtime_ms !== head.mtime_ms) throw new NotSettled();
+      // A store being re-read (by this process or another sharing the index) is cleared and refilled
+      // in several transactions, its count updated last: until the two agree, come back later.
+      const stored = (this.index.prepare('SELECT count(*) AS n FROM entries WHERE file_id = ?').get(head.id) as { n: number }).n;
+      if (stored !== now.records) throw new NotSettled();
+      return this.index
+        .prepare(`SELECT e.line, e.id, e.status, e.duplicate, ${storedLineSql('e', 'f')} AS raw FROM entries e JOIN files f ON f.id = e.file_id WHERE e.file_id = ? AND e.line >= ? ORDER BY e.line LIMIT ?`)
+        .all(head.id, fromLine, PAGE_ROWS) as IndexedEntry[];
+    })();
+  }
+
+  /**
+   * New and changed lines first, read from the index a page at a time and recorded in transactions
+   * bounded by time (SLICE_MS) with a turn of the event loop between them, so a first recording of a
+   * large store never holds the live view for long; then what is gone.
    */
   private async recordEntries(change: StoreChange, fromLine: number, summary: BatchSummary): Promise<void> {
     const def = storeDef(change.storeKey);
-    // The file's row and its lines from one snapshot of the index, so `mtime_ms` dates the lines.
-    const { file, rows } = this.index.transaction(() => {
-      const found = this.fileRow(change.path);
-      const lines = found && change.kind !== 'removed'
-        ? (this.index
-            .prepare(`SELECT e.id, e.status, e.duplicate, ${storedLineSql('e', 'f')} AS raw FROM entries e JOIN files f ON f.id = e.file_id WHERE e.file_id = ? AND e.line >= ? ORDER BY e.line`)
-            .all(found.id, fromLine) as IndexedEntry[])
-        : [];
-      // A store being re-read (by this process or another sharing the index) is cleared and refilled
-      // in several transactions, its count updated last: until the two agree, come back later.
-      if (found && change.kind !== 'removed') {
-        const stored = (this.index.prepare('SELECT count(*) AS n FROM entries WHERE file_id = ?').get(found.id) as { n: number }).n;
-        if (stored !== (this.index.prepare('SELECT records FROM files WHERE id = ?').get(found.id) as { records: number }).records) throw new NotSettled();
-      }
-      return { file: found ?? null, rows: lines };
-    })();
+    const file = this.fileRow(change.path) ?? null;
     // A file the index could not read for a moment (replaced while being opened, no permission) is
     // not a file whose entries left: nothing is recorded until it is read again.
     if (change.kind === 'removed' && file?.status === 'unreadable') return;
     const removed = file === null || change.kind === 'removed';
+    // The file's mtime as the index read it dates the lines (every page checks it is still that read).
     const readState = file?.mtime_ms ?? null;
-    summary.read += rows.length;
     const countBefore = this.write(() => (this.claim(change.path, readState), this.openSightings(change.path).size));
     const catchUp = this.clock.catchingUpFrom();
     const origin = catchUp ? (catchUp.from === null ? 'baseline' : 'catch-up') : 'live';
     const after = catchUp?.from ?? null;
     const now = this.clock.now();
     const seen = new Set<string>();
-    for (let start = 0; start < rows.length; start += CHUNK_ROWS) {
-      if (start > 0) await new Promise((resolve) => setImmediate(resolve));
-      if (this.paused) return;
-      this.write(() => {
-        this.claim(change.path, readState);
-        const open = this.openSightings(change.path);
-        for (const row of rows.slice(start, start + CHUNK_ROWS)) {
-          if (row.duplicate) continue;
-          const sha = sha256(row.raw);
-          const key = row.id ?? `(no id) ${sha.slice(0, 12)}`;
-          seen.add(key);
-          if (open.get(key)?.sha === sha) continue;
-          // Inside the transaction the database, not the cache, decides (another recorder may have written it).
-          const current = this.db.prepare('SELECT id, sha FROM sightings WHERE path = ? AND entry_id = ? AND gone_at IS NULL').get(change.path, key) as { id: number; sha: string } | undefined;
-          if (current?.sha === sha) {
-            open.set(key, { rowid: current.id, sha });
-            continue;
-          }
-          const previousSha = current?.sha ?? (this.db.prepare('SELECT sha FROM sightings WHERE entry_id = ? ORDER BY id DESC LIMIT 1').get(key) as { sha: string } | undefined)?.sha ?? null;
-          this.versions.write(sha, key, row.raw, previousSha, now);
-          if (current) this.db.prepare("UPDATE sightings SET gone_at = ?, gone_after = ?, last_seen = ?, gone_reason = 'changed' WHERE id = ?").run(now, after, after ?? now, current.id);
-          const tier = file!.tier;
-          const inserted = this.db
-            .prepare('INSERT INTO sightings(entry_id, tier, kind, store_key, path, file, sha, status, origin, first_seen, first_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
-            .run(key, tier, kindOf(def?.collection ?? 'active', tier), change.storeKey, change.path, file!.name, sha, row.status, origin, now, after);
-          open.set(key, { rowid: Number(inserted.lastInsertRowid), sha });
-          if (current) summary.changed++;
-          else summary.added++;
-        }
-      });
+    let next = fromLine;
+    for (let page = removed ? [] : this.readPage(file!, next); page.length > 0; page = this.readPage(file!, next)) {
+      next = page[page.length - 1]!.line + 1;
+      summary.read += page.length;
+      for (let start = 0; start < page.length; ) {
+        await new Promise((resolve) => setImmediate(resolve));
+        if (this.paused) return;
+        start = this.write(() => this.recordSlice(page, start, { change, file: file!, kind: kindOf(def?.collection ?? 'active', file!.tier), readState, origin, after, now, seen }, summary));
+      }
+      if (page.length < PAGE_ROWS) break;
     }
     if (!removed && fromLine > 1) return; // an append removes nothing
     const quarantines = this.facts.quarantines();
@@ -307,7 +322,7 @@ export class HistoryRecorder {
       for (const [key, sighting] of [...open]) {
         if (seen.has(key)) continue;
         open.delete(key);
-        const row = this.db.prepare('SELECT * FROM sightings WHERE id = ? AND gone_at IS NULL').get(sighting.rowid) as Record<string, unknown> | undefined;
+        const row = this.sql.openById.get(sighting.rowid) as Record<string, unknown> | undefined;
         if (!row) continue;
         const reason = explainGone(
           this.db,
@@ -315,12 +330,41 @@ export class HistoryRecorder {
           quarantines,
           this.facts.caps,
         );
-        this.db
-          .prepare('UPDATE sightings SET gone_at = ?, gone_after = ?, last_seen = ?, gone_reason = ?, gone_detail = ?, store_count = ? WHERE id = ?')
-          .run(now, after, after ?? now, reason.code, reason.text, countBefore, sighting.rowid);
+        this.sql.gone.run(now, after, after ?? now, reason.code, reason.text, countBefore, sighting.rowid);
         summary.gone++;
       }
     });
+  }
+
+  /** Inside a write: records lines of `page` from `start` until the slice's time or size is spent; returns where it stopped. */
+  private recordSlice(page: IndexedEntry[], start: number, pass: SlicePass, summary: BatchSummary): number {
+    const { change, file, kind, readState, origin, after, now, seen } = pass;
+    this.claim(change.path, readState);
+    const open = this.openSightings(change.path);
+    const began = performance.now();
+    let i = start;
+    for (; i < page.length && i - start < SLICE_ROWS && (i === start || performance.now() - began < SLICE_MS); i++) {
+      const row = page[i]!;
+      if (row.duplicate) continue;
+      const sha = sha256(row.raw);
+      const key = row.id ?? `(no id) ${sha.slice(0, 12)}`;
+      seen.add(key);
+      if (open.get(key)?.sha === sha) continue;
+      // Inside the transaction the database, not the cache, decides (another recorder may have written it).
+      const current = this.sql.openSighting.get(change.path, key) as { id: number; sha: string } | undefined;
+      if (current?.sha === sha) {
+        open.set(key, { rowid: current.id, sha });
+        continue;
+      }
+      const previousSha = current?.sha ?? (this.sql.lastSha.get(key) as { sha: string } | undefined)?.sha ?? null;
+      this.versions.write(sha, key, row.raw, previousSha, now);
+      if (current) this.sql.supersede.run(now, after, after ?? now, current.id);
+      const inserted = this.sql.insert.run(key, file.tier, kind, change.storeKey, change.path, file.name, sha, row.status, origin, now, after);
+      open.set(key, { rowid: Number(inserted.lastInsertRowid), sha });
+      if (current) summary.changed++;
+      else summary.added++;
+    }
+    return i;
   }
 
   /** Archived tombstones and phase completions from the event logs' rows this pass wrote. */
