@@ -5,7 +5,7 @@
  */
 export interface DemoWorkspaces {
   /** Generates (or refreshes) the demo under `<userData>/demo`; idempotent and cheap when current. */
-  ensure(userDataDir: string): DemoLayout;
+  ensure(userDataDir: string): Promise<DemoLayout>;
   /** Which plugin shape a demo project stands for, in one sentence for the project switcher. */
   noteFor(projectName: string): string;
 }
