@@ -82,6 +82,8 @@ export class WorkspaceManager {
     const previous = this.currentWorkspace;
     this.currentWorkspace = next;
     await previous?.dispose();
+    const atWork = isDemo ? (this.demo?.atWork?.(this.userDataDir, paths.projectDir) ?? null) : null;
+    if (atWork) next.service('demo-plugin-at-work', () => ({ value: atWork, dispose: () => atWork.stop() }));
     const chosenHive = hiveSource === 'flag' || hiveSource === 'carried' ? { hive: paths.hiveDir } : {};
     this.remember({ path: paths.projectDir, name: path.basename(paths.projectDir), isDemo, ...chosenHive });
     for (const listener of this.listeners) listener(next);
