@@ -66,7 +66,9 @@ export function startPluginAtWork(userDataDir: string, projectDir: string, every
       const candidates = lines.map((line, index) => ({ line, index })).filter(({ line }) => {
         try {
           const r = JSON.parse(line) as Rec;
-          return ACTIVE.has(String(r.status)) && typeof r.retrieval_outcomes === 'object' && JSON.stringify(r) === line;
+          // Never a critical directive: a `retrieved` line of one is gate authority for the open phase
+          // (docs/plugin-formats.md#knowledge-events), and the demo's gate story must stay as written.
+          return ACTIVE.has(String(r.status)) && r.directive_priority !== 'critical' && typeof r.retrieval_outcomes === 'object' && JSON.stringify(r) === line;
         } catch {
           return false;
         }
