@@ -7,10 +7,12 @@ import { treeHash } from '../../../testing/demo/demo-workspace';
 import { callOk } from '../../../testing/stores/core-calls';
 import { createConsoleCore, type ConsoleCore } from '../../core/console-core';
 import { DAY, HOUR } from '../clock';
-import { generateDemo, markDemoGenerated } from '../ensure-demo';
+import { demoLocation, generateDemo, markDemoGenerated } from '../ensure-demo';
 import type { WeekFacts } from '../week-script';
 import { demoWorkspaces } from './demo-workspaces';
 import { demoWeekOf, ensureDemoWithWeek } from './ensure-demo-week';
+import { Workspace } from '../../core/workspace/workspace';
+import { resolveWorkspacePaths } from '../../core/platform/paths/workspace-paths';
 
 /**
  * The demo's scripted week, replayed through the real store index and history recorder, answers the issue's
@@ -145,5 +147,20 @@ describe('the scripted week', () => {
     const first = dump(workspaceDir(userData));
     expect(first.sightings.length).toBeGreaterThan(500);
     expect(dump(workspaceDir(again))).toEqual(first);
+  }, 120_000);
+
+  it("leaves another process's history alone: with its lease held, the demo is generated without a week", async () => {
+    const busy = scratch('demo-week-busy-');
+    const location = demoLocation(busy);
+    const dir = Workspace.cacheDirPath(busy, resolveWorkspacePaths(location.projectDir, location.hiveDir, 'demo', true));
+    fs.mkdirSync(path.join(dir, 'history.db.lock'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'history.db'), 'theirs');
+    const { replay } = await ensureDemoWithWeek(busy, now);
+    expect(replay).toBeNull();
+    expect(fs.readFileSync(path.join(dir, 'history.db'), 'utf8')).toBe('theirs');
+    const replayed = treeHash(path.join(busy, 'demo'));
+    generateDemo(busy, now);
+    markDemoGenerated(busy, now);
+    expect(treeHash(path.join(busy, 'demo'))).toBe(replayed);
   }, 120_000);
 });

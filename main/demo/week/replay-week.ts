@@ -72,7 +72,10 @@ export async function replayDemoWeek(userDataDir: string, projectDir: string, hi
     const open = async (role: 'app' | 'recorder') => {
       const service = new HistoryService(index, { dir: workspaceDir, userDataDir, role, now });
       await service.ready;
-      if (!service.recording) throw new Error('another process records the demo workspace');
+      if (!service.recording) {
+        await service.close();
+        throw new Error('another process records the demo workspace');
+      }
       return service;
     };
     history = await open('app');
@@ -100,9 +103,13 @@ export async function replayDemoWeek(userDataDir: string, projectDir: string, hi
     clock = week.end;
     await history?.close();
     history = null;
-  } finally {
-    await history?.close();
-    await index.close();
+  } catch (error) {
+    // Half a week is not history: the console starts this workspace's history (and index) afresh instead.
+    await history?.close().catch(() => undefined);
+    await index.close().catch(() => undefined);
+    fs.rmSync(workspaceDir, { recursive: true, force: true });
+    throw error;
   }
+  await index.close();
   return { steps: week.times.length, writes, workspaceDir };
 }
