@@ -157,7 +157,7 @@ export const LAYERS: readonly Layer[] = [
   {
     name: 'bench',
     paths: ['bench/'],
-    mayImport: ['testing', ...CORE_LAYERS, 'main/demo', SHARED],
+    mayImport: ['testing', ...CORE_LAYERS, 'main/demo', 'main/demo-week', SHARED],
     why: 'benchmarks over demo data through the core',
   },
 ];
