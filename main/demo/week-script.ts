@@ -199,9 +199,9 @@ export function scriptDemoWeek(input: { projectDir: string; hiveDir: string; now
   const files = [...logs, entryStore(knowledgeFile, projectStore), entryStore(at(input.hiveDir, 'shared-learnings.jsonl'), hive)];
   // The plugin's writes land in bursts (a session's events, counters and lessons together): each store is
   // written at the last change of each BURST_MS, except phase completions, written at their own moment so
-  // "as of phase N" falls between the states before and after the sweep and the verdict feedback.
-  // So are the cap's evictions and the change before each: the recorder then sees the store at its cap just
-  // before the eviction, which is what lets history infer the cap.
+  // "as of phase N" falls between the states before and after the sweep and the verdict feedback. The cap's
+  // evictions, and the change before each, get their own moments too: the recorder then sees the store at its cap
+  // just before the eviction, which is what lets history infer the cap.
   const moments = new Set<number>(closes.map((e) => ms(e.timestamp)));
   const membership = [...projectStore.flatMap((e) => [e.from, e.until])].filter(inWeek).sort((a, b) => a - b);
   for (const { at: evictedAt } of facts.evicted) {
