@@ -12,7 +12,7 @@ import type { Locator, Page } from '@playwright/test';
  * counts that agree across views, one clock, and concepts explained where they appear.
  */
 
-const AREAS = ['Knowledge', 'Directives', 'Receipts', 'Skills', 'Hive', 'Live'] as const;
+const AREAS = ['Knowledge', 'Directives', 'Receipts', 'Skills', 'Hive', 'Live', 'History'] as const;
 const CLOCK = /^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/;
 
 async function go(page: Page, area: (typeof AREAS)[number]): Promise<void> {

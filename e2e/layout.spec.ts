@@ -28,6 +28,8 @@ const VISITS: { name: string; hash: string; open?: (page: Page) => Promise<void>
   { name: 'skills-eval', hash: '#/skills?tab=skills&slug=idempotent-refunds&at=proposal&pane=eval', inView: ['Case', 'Draft', 'Draft failures', 'Incumbent', 'Incumbent failures', 'Verdict'] },
   { name: 'hive', hash: '#/hive' },
   { name: 'live', hash: '#/live' },
+  { name: 'history-changes', hash: '#/history' },
+  { name: 'history-forgotten', hash: '#/history?tab=forgotten' },
 ];
 
 interface LayoutReport {

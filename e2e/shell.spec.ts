@@ -24,25 +24,25 @@ function rawRequest(url: string, options: { method?: string; headers?: Record<st
 }
 
 test.describe('an operator opens the console', () => {
-  test('sees the shell on the demo workspace and moves between the six areas', async ({ consolePage: page, consoleHost }) => {
+  test('sees the shell on the demo workspace and moves between the seven areas', async ({ consolePage: page, consoleHost }) => {
     await expect(page).toHaveURL(`${consoleHost.origin}/`);
     await expect(page.getByTestId('status-project')).toContainText(path.join(consoleHost.userDataDir, 'demo'));
     await expect(page.getByTestId('status-hive')).toContainText(path.join(consoleHost.userDataDir, 'demo'));
     await expect(page.getByTestId('current-project')).toContainText('(demo)');
 
     const nav = page.getByRole('navigation', { name: 'Areas' });
-    for (const area of ['Knowledge', 'Directives', 'Receipts', 'Skills', 'Hive quarantine', 'Live']) {
+    for (const area of ['Knowledge', 'Directives', 'Receipts', 'Skills', 'Hive quarantine', 'Live', 'History']) {
       await nav.getByRole('link', { name: area }).click();
       await expect(page.getByTestId('area-title')).toHaveText(area);
     }
-    await expect(page).toHaveURL(/#\/live$/);
+    await expect(page).toHaveURL(/#\/history$/);
 
     await page.keyboard.press('Alt+4');
     await expect(page.getByTestId('area-title')).toHaveText('Skills');
     await expect(page.getByTestId('review-queue')).toBeVisible();
 
     await page.goBack();
-    await expect(page.getByTestId('area-title')).toHaveText('Live');
+    await expect(page.getByTestId('area-title')).toHaveText('History');
   });
 
   test('switches to another project folder and is told plainly when one does not exist', async ({ consolePage: page }) => {

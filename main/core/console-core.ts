@@ -38,7 +38,7 @@ export async function createConsoleCore(options: CoreOptions, initial: OpenReque
     ...createSkillHandlers(context, human),
     ...createCommandHandlers(context, human),
     ...createRevealHandler(context, human),
-    ...createHistoryHandlers(context),
+    ...createHistoryHandlers(context, human),
   };
   await workspaces.open(initial);
   return {

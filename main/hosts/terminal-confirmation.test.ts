@@ -73,6 +73,8 @@ describe('the browser host confirmation: a one-time code on the serve terminal',
       ['hive.quarantine.commit', { token: 'skc1.x.y', reason: 'x', confirmation: { code: '123456' } }],
       ['hive.rollback.preview', { token: null }],
       ['hive.rollback.commit', { token: 'skc1.x.y', reason: 'x', confirmation: {} }],
+      ['history.restore.preview', { id: 'hive-0001' }],
+      ['history.restore.commit', { token: 'skc1.x.y', reason: 'x', confirmation: { code: '123456' } }],
     ] as const) {
       expect(await call(name, input)).toMatchObject({ ok: false, error: { code: 'forbidden', message: expect.stringContaining('not started from an interactive terminal') } });
     }

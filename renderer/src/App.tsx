@@ -13,6 +13,7 @@ import { closeGlossary, closeHelp, glossaryOpen, helpOpen, toggleHelp } from './
 import { createWorkspaceStore, WorkspaceContext } from './state/workspace';
 import { RouterContext } from './state/router-context';
 import { DirectivesView } from './views/directives/DirectivesView';
+import { HistoryView } from './views/history/HistoryView';
 import { HiveView } from './views/hive/HiveView';
 import { KnowledgeView } from './views/knowledge/KnowledgeView';
 import { LiveView } from './views/live/LiveView';
@@ -99,6 +100,11 @@ export function App(props: { api: ConsoleApi }): JSX.Element {
                     <Match when={router.route().area === 'live'}>
                       <AreaBoundary label="Live">
                         <LiveView />
+                      </AreaBoundary>
+                    </Match>
+                    <Match when={router.route().area === 'history'}>
+                      <AreaBoundary label="History">
+                        <HistoryView />
                       </AreaBoundary>
                     </Match>
                   </Switch>

@@ -151,6 +151,9 @@ const RestorePreview = HumanPreviewBase.extend({
   /** Each file the commit would change, and how. */
   effects: z.array(z.string()),
   warnings: z.array(z.string()),
+  /** The status the line is appended with, and where it comes from, in words (its own; a tombstone's previous_status; candidate). */
+  restoreStatus: z.string(),
+  restoreStatusWhy: z.string(),
 });
 
 export const historyOps = {

@@ -8,6 +8,7 @@ import { generatedSkill } from '../skills/skills-workspace';
 import { swarmEntryV1 } from '../stores/sample-records';
 import { FakeConfirmation } from './fake-confirmation';
 import { hiveLine } from './hive-fixture';
+import { waitFor } from '../history/plugin-writes';
 
 /**
  * Every human-only command that writes through the one write protocol, on one real workspace:
@@ -102,6 +103,19 @@ export interface HumanCommandCase {
   prepare(w: CommandWorkspace): Promise<string>;
 }
 
+/**
+ * What the plugin does when it drops an entry (a cap eviction): `knowledge.jsonl` rewritten by temp + rename
+ * without the entry, every other line byte for byte; then history lists it as forgotten.
+ */
+export async function forgetEntry(w: CommandWorkspace, id: string): Promise<void> {
+  const file = path.join(w.dir, 'knowledge.jsonl');
+  await waitFor(async () => (await w.call('history.timeline', { id })).versions.length > 0, 15_000, `history to record ${id}`);
+  const kept = fs.readFileSync(file, 'utf8').split(/(?<=\n)/).filter((l) => !l.includes(`"id":"${id}"`));
+  fs.writeFileSync(`${file}.tmp.${process.pid}`, kept.join(''));
+  fs.renameSync(`${file}.tmp.${process.pid}`, file);
+  await waitFor(async () => (await w.call('history.forgotten', {})).entries.some((e: { id: string }) => e.id === id), 15_000, `history to list ${id} as forgotten`);
+}
+
 const previewOf = (name: string, input: unknown) => async (w: CommandWorkspace) => (await w.call(`${name}.preview`, input)).token as string;
 
 export const HUMAN_COMMANDS: HumanCommandCase[] = [
@@ -120,4 +134,11 @@ export const HUMAN_COMMANDS: HumanCommandCase[] = [
   { op: 'swarm.promote.commit', prepare: previewOf('swarm.promote', { id: 'swarm-2' }) },
   { op: 'skills.apply.commit', prepare: previewOf('skills.apply', { slug: 'scope', evaluate: false }) },
   { op: 'skills.reject.commit', prepare: previewOf('skills.reject', { slug: 'scope' }) },
+  {
+    op: 'history.restore.commit',
+    async prepare(w) {
+      await forgetEntry(w, 'swarm-3');
+      return previewOf('history.restore', { id: 'swarm-3' })(w);
+    },
+  },
 ];

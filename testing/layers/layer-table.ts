@@ -113,8 +113,9 @@ export const LAYERS: readonly Layer[] = [
   area('hive', 'hive quarantine and rollback'),
   // A project's quarantine/restore/promote writes into the hive with the hive's own paths, quarantine and revert check.
   area('swarm', "a project's quarantine, restore and promote-to-hive", ['core/hive']),
-  // History reads the audit log (human/) for the console's own quarantines and the index rows each ingest wrote.
-  area('history', 'knowledge history: the recorder, its database and its queries'),
+  // History reads the audit log (human/) for the console's own quarantines and the index rows each ingest wrote;
+  // its restore of a forgotten entry writes the project's (swarm/) or the hive's (hive/) store with their paths and backups.
+  area('history', 'knowledge history: the recorder, its database, its queries and the restore of a forgotten entry', ['core/swarm', 'core/hive']),
   { name: 'core/human', paths: ['main/core/human/'], mayImport: ['core/rules', 'core/stores', PLATFORM, SHARED], why: 'tokens, audit, confirmation, runner; write/ is THE write protocol' },
   { name: 'core/rules', paths: ['main/core/rules/'], mayImport: ['core/stores', PLATFORM, SHARED], why: "the plugin's rules (counters, lifecycle, thresholds…)" },
   { name: 'core/store-index', paths: ['main/core/store-index/'], mayImport: ['core/stores', PLATFORM, SHARED], why: 'the SQLite index of the stores' },

@@ -18,6 +18,8 @@ export interface GoneSighting {
   tier: string;
   kind: string;
   file: string;
+  /** The sighting that ended was there when history began: so was any other sighting from then, which is no move. */
+  baseline?: boolean;
   goneAt: number;
   goneAfter: number | null;
   /** Records in the file before the pass that found it gone. */
@@ -49,8 +51,8 @@ export function explainGone(db: HistoryDb, gone: GoneSighting, quarantines: read
   if (byPerson) return { code: 'console-quarantine', text: `quarantined by a person in the console (${byPerson.op}, audit log)`, inference: false };
 
   const moved = db
-    .prepare('SELECT kind, file FROM sightings WHERE entry_id = ? AND tier = ? AND kind <> ? AND first_seen BETWEEN ? AND ? ORDER BY first_seen LIMIT 1')
-    .get(gone.entryId, gone.tier, gone.kind, from, to) as { kind: string; file: string } | undefined;
+    .prepare("SELECT kind, file FROM sightings WHERE entry_id = ? AND tier = ? AND kind <> ? AND first_seen BETWEEN ? AND ? AND NOT (origin = 'baseline' AND ?) ORDER BY first_seen LIMIT 1")
+    .get(gone.entryId, gone.tier, gone.kind, from, to, gone.baseline ? 1 : 0) as { kind: string; file: string } | undefined;
   if (moved) {
     const verb = isActiveKind(moved.kind) ? 'restored to' : 'moved to';
     return { code: 'moved', text: `${verb} ${SIDE_FILE_WORDS[moved.kind] ?? moved.kind} (${moved.file})`, inference: false };

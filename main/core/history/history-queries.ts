@@ -84,7 +84,7 @@ export class HistoryQueries {
     if (s.gone_at === null || s.gone_reason === 'changed') return null;
     return explainGone(
       this.db,
-      { entryId: s.entry_id, tier: s.tier, kind: s.kind, file: s.file, goneAt: s.gone_at, goneAfter: s.gone_after, storeCount: s.store_count, record: this.record(s.sha), fileRemoved: s.gone_reason === 'file-removed' },
+      { entryId: s.entry_id, tier: s.tier, kind: s.kind, file: s.file, baseline: s.origin === 'baseline', goneAt: s.gone_at, goneAfter: s.gone_after, storeCount: s.store_count, record: this.record(s.sha), fileRemoved: s.gone_reason === 'file-removed' },
       this.quarantines(),
       this.ctx.caps,
     );

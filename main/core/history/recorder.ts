@@ -310,7 +310,7 @@ export class HistoryRecorder {
         if (!row) continue;
         const reason = explainGone(
           this.db,
-          { entryId: key, tier: String(row.tier), kind: String(row.kind), file: String(row.file), goneAt: now, goneAfter: after, storeCount: countBefore, record: parseRecord(this.versions.text(String(row.sha))), fileRemoved: removed },
+          { entryId: key, tier: String(row.tier), kind: String(row.kind), file: String(row.file), baseline: row.origin === 'baseline', goneAt: now, goneAfter: after, storeCount: countBefore, record: parseRecord(this.versions.text(String(row.sha))), fileRemoved: removed },
           quarantines,
           this.facts.caps,
         );

@@ -5,7 +5,7 @@ import type { AreaId } from '../state/route';
 type Shortcuts = [string, string][];
 
 const EVERYWHERE: Shortcuts = [
-  ['Alt+1…6', 'switch area'],
+  ['Alt+1…7', 'switch area'],
   ['?', 'show or hide this sheet'],
   ['Esc', 'close this sheet'],
 ];
@@ -23,6 +23,13 @@ const LIST: Shortcuts = [
 const BY_AREA: Partial<Record<AreaId, Shortcuts>> = {
   knowledge: [...LIST, ['← / → on the pane edge', 'resize the detail pane (drag works too)']],
   directives: LIST,
+  history: [
+    ['j / ↓', 'next change'],
+    ['k / ↑', 'previous change'],
+    ['PageDown / PageUp', '20 changes on or back'],
+    ['Enter', 'open the change: the entry in Knowledge, or the timeline of a removed entry'],
+    ['Esc', 'close the timeline'],
+  ],
   live: [
     ['Click', 'select a denial or gate event'],
     ['Double-click', 'open it in the detail'],

@@ -84,6 +84,18 @@ export const GLOSSARY = [
     text: 'Derived from legacy logs: the released plugin records displays and answers without the directive’s priority or an obligation, so the priority (and "ack required" for a critical directive) comes from its knowledge entry, displays from retrieved events and legacy "shown" lines, answers from legacy markers, and phase completion from outcome events.',
     source: 'legacy-receipts',
   },
+  {
+    id: 'forgotten',
+    term: 'Forgotten lesson',
+    text: 'An entry that left the active store of its tier without a person quarantining it in the console: evicted past the plugin’s cap (swarm_max_entries 100, hive_max_entries 200), archived in place (the TTL sweep after max_phases, or knowledge_archive), deleted by the sweep of TODO entries, or moved to a side file. The plugin keeps no copy; the console’s history keeps its last version, and why it left where a store says so (otherwise the reason is worded as the console’s inference).',
+    source: 'caps-and-ttl-archive',
+  },
+  {
+    id: 'history-restore',
+    term: 'Restore (from history)',
+    text: 'A human-only write: the forgotten entry’s last version, as history recorded it, is appended to its tier’s active store under the plugin’s lock, backed up first and verified after, as the plugin’s own restore appends (no dedup, no cap check). A store at its cap may evict it again when the plugin next applies the cap; the preview says so and names the entry the plugin would evict first.',
+    source: 'swarm-quarantine-and-restore',
+  },
 ] as const satisfies readonly GlossaryTerm[];
 
 export type GlossaryId = (typeof GLOSSARY)[number]['id'];

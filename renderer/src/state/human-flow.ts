@@ -11,7 +11,8 @@ type PreviewOp =
   | 'swarm.promote.preview'
   | 'skills.apply.preview'
   | 'skills.reject.preview'
-  | 'skills.retire.preview';
+  | 'skills.retire.preview'
+  | 'history.restore.preview';
 type CommitOp =
   | 'hive.quarantine.commit'
   | 'hive.rollback.commit'
@@ -21,7 +22,8 @@ type CommitOp =
   | 'swarm.promote.commit'
   | 'skills.apply.commit'
   | 'skills.reject.commit'
-  | 'skills.retire.commit';
+  | 'skills.retire.commit'
+  | 'history.restore.commit';
 
 /**
  * One human-only action in the UI: preview → (ask the terminal for a code) → commit with the

@@ -7,6 +7,7 @@ export const AREAS = [
   { id: 'skills', label: 'Skills', hint: 'Skill proposals, active skills and evals' },
   { id: 'hive', label: 'Hive quarantine', hint: 'Quarantine and rollback of hive entries' },
   { id: 'live', label: 'Live', hint: 'Sessions and gate denials from running OpenCode servers' },
+  { id: 'history', label: 'History', hint: 'What changed since you last looked, and what the plugin forgot' },
 ] as const;
 
 export type AreaId = (typeof AREAS)[number]['id'];
