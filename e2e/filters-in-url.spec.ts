@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { demoWorkspaces } from '../main/demo/demo-workspaces';
+import { demoWorkspaces } from '../main/demo/week/demo-workspaces';
 import { startConsole, type RunningConsole } from './console-host';
 import { expect, test } from './fixtures';
 
@@ -54,11 +54,11 @@ test('filters survive switching area and reloading', async ({ consolePage: page 
 test.describe('the switcher opening a linked worktree', () => {
   let root: string;
   let running: RunningConsole;
-  test.beforeAll(() => {
+  test.beforeAll(async () => {
     // The released-plugin demo pair as a real project (outside the console's user-data, so not "demo"):
     // inventory-api and its linked worktree inventory-api-hotfix share the hive released-hive.
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'carry-hive-e2e-'));
-    demoWorkspaces.ensure(root);
+    await demoWorkspaces.ensure(root);
   });
   test.afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
   test.afterEach(async () => {

@@ -21,11 +21,11 @@ export interface TerminalConsole {
  * `swarm-console serve` attached to a pseudo-terminal (util-linux `script`), as when a person
  * starts it from a shell: human-only commands are enabled and the one-time codes appear here only.
  */
-export async function startConsoleInTerminal(): Promise<TerminalConsole> {
+export async function startConsoleInTerminal(options: { env?: Record<string, string> } = {}): Promise<TerminalConsole> {
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'console-pty-e2e-'));
   const argv = [process.execPath, path.join(repoRoot, 'bin', 'swarm-console.mjs'), 'serve', '--port', '0', '--user-data', userDataDir];
   const command = argv.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-  const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: repoRoot, env: process.env });
+  const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: repoRoot, env: { ...process.env, ...options.env } });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));

@@ -11,7 +11,7 @@ import { createConsoleCore, type ConsoleCore } from './core/console-core';
 import { registerIpcHost } from './hosts/electron-ipc';
 import { dialogConfirmation } from './hosts/dialog-confirmation';
 import { APP_ORIGIN, APP_SCHEME, isConsoleUrl, serveRendererRequest } from './hosts/renderer-protocol';
-import { demoWorkspaces } from './demo/demo-workspaces';
+import { demoWorkspaces } from './demo/week/demo-workspaces';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const rendererDir = path.join(here, '..', 'renderer');

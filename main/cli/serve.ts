@@ -8,7 +8,7 @@ import { terminalConfirmation } from '../hosts/terminal-confirmation';
 import { processContext } from '../hosts/terminal-process-context';
 import { terminalLine } from '../core/platform/util/terminal-text';
 import { builtRendererDir, packageVersion, parseWorkspaceCommand, toWorkspaceArgs } from './workspace-args';
-import { demoWorkspaces } from '../demo/demo-workspaces';
+import { demoWorkspaces } from '../demo/week/demo-workspaces';
 import { choosePort, parsePortOption, portRefusal } from './listen-port';
 
 const SHUTDOWN_GRACE_MS = 5_000;

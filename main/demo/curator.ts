@@ -5,6 +5,12 @@ import { DEMO_IDS as ID } from './ids';
 import { writeJsonLines, writePrettyJson } from './line-writer';
 import type { Story } from './story-types';
 
+/**
+ * The project's `swarm_max_entries`: the store holds exactly this many lessons, so it is at its cap and the
+ * scripted week's `knowledge_add` calls evict the oldest line (docs/plugin-formats.md#caps-and-ttl-archive).
+ */
+export const DEMO_SWARM_MAX_ENTRIES = 280;
+
 type Rec = Record<string, unknown>;
 
 export function complianceObservations(story: Story): ComplianceObservation[] {
@@ -120,7 +126,7 @@ export function writeCuratorAndState(projectDir: string, story: Story, now: numb
     migration_tool: 'knowledge-migrate',
   });
   writePrettyJson(path.join(projectDir, '.opencode', 'opencode-swarm.json'), {
-    knowledge: { enabled: true, swarm_max_entries: 500, hive_max_entries: 1000, rejected_max_entries: 50, scope_filter: ['global', 'stack:node'], dedup_threshold: 0.6, receipt_close_grace_days: 7 },
+    knowledge: { enabled: true, swarm_max_entries: DEMO_SWARM_MAX_ENTRIES, hive_max_entries: 1000, rejected_max_entries: 50, scope_filter: ['global', 'stack:node'], dedup_threshold: 0.6, receipt_close_grace_days: 7 },
     knowledge_application: { enabled: true, mode: 'enforce', min_confidence: 0.85, critical_requires_ack: true, high_risk_tools: ['save_plan', 'update_task_status', 'phase_complete', 'task', 'Task'], max_gate_denials: 5, gate_staleness_ms: 600000 },
     curator: { enabled: true, skill_generation_enabled: true, skill_generation_mode: 'draft', min_skill_confidence: 0.7, min_skill_confirmations: 2 },
     skill_improver: { enabled: true, max_calls_per_day: 10, quota_window: 'utc' },

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { DAY, DEFAULT_DEMO_NOW, HOUR, iso } from './clock';
-import { writeCuratorAndState, complianceObservations } from './curator';
+import { writeCuratorAndState, complianceObservations, DEMO_SWARM_MAX_ENTRIES } from './curator';
 import { type EntryDraft, entryLine, isActiveStatus } from './entry-model';
 import { buildSwarmEvents } from './gate-events';
 import { buildHiveEntries, writeHive } from './hive';
@@ -27,7 +27,7 @@ export { DEMO_IDS, DEMO_SESSIONS, DEMO_TRACES, DEMO_LINK_ID } from './ids';
 export { writeReceiptJournal } from './receipt-filler';
 
 /** Bump when the generated content changes, so existing demo folders are regenerated. */
-export const DEMO_GENERATOR_VERSION = 2;
+export const DEMO_GENERATOR_VERSION = 3;
 
 export interface DemoOptions {
   projectDir: string;
@@ -41,7 +41,8 @@ export interface DemoOptions {
   secondProjectDir?: string;
 }
 
-const SWARM_ENTRY_COUNT = 280;
+/** At the project's cap (curator.ts). */
+const SWARM_ENTRY_COUNT = DEMO_SWARM_MAX_ENTRIES;
 const HIVE_ENTRY_COUNT = 150;
 const LINK_ENTRY_COUNT = 36;
 
@@ -63,6 +64,24 @@ function tombstonesFor(swarm: EntryDraft[], rng: Rng, now: number): Tombstone[] 
     tombs.push({ entryId: e.id, atMs: Date.parse(e.updated_at), actor: rng.pick(['architect', 'curator']), reason: rng.pick(['low utility after 10 phases', 'superseded by a newer lesson', 'no longer matches the codebase']), mode: 'archive', previousStatus: rng.pick(['candidate', 'established']) });
   }
   return tombs;
+}
+
+/**
+ * The TTL sweep at the last phase completion archived one lesson in place (docs/plugin-formats.md#caps-and-ttl-archive):
+ * an archived filler lesson without a tombstone gets the `max_phases` it outlived and that sweep's `updated_at`, so
+ * the scripted week (week-script.ts) replays a true TTL archive. No randomness: the seeded content is unchanged.
+ */
+function archiveOneByTtl(swarm: EntryDraft[], tombstoned: ReadonlySet<string>, events: readonly Record<string, unknown>[]): void {
+  const closes = events.filter((e) => e.type === 'outcome').map((e) => String(e.timestamp)).sort();
+  const lastClose = closes[closes.length - 1];
+  if (!lastClose) return;
+  const notable = new Set<string>(Object.values(ID));
+  const swept = swarm
+    .filter((e) => e.status === 'archived' && e.shape === 'v2' && !tombstoned.has(e.id) && !notable.has(e.id) && e.max_phases === undefined && (e.phases_alive ?? 0) >= 2 && e.created_at < lastClose)
+    .sort((a, b) => a.id.localeCompare(b.id))[0];
+  if (!swept) return;
+  swept.max_phases = (swept.phases_alive as number) - 1;
+  swept.updated_at = lastClose;
 }
 
 /**
@@ -96,7 +115,9 @@ export function generateDemoWorkspace(options: DemoOptions): string[] {
     hive: hive.store.filter((e) => isActiveStatus(e.status) && !critical(e)),
   }, now);
 
-  const logs = buildKnowledgeLogs(story, root.fork('events'), swarm, tombstonesFor(swarm, root.fork('tombstones'), now), now);
+  const tombstones = tombstonesFor(swarm, root.fork('tombstones'), now);
+  const logs = buildKnowledgeLogs(story, root.fork('events'), swarm, tombstones, now);
+  archiveOneByTtl(swarm, new Set(tombstones.map((t) => t.entryId)), logs.events);
   const rollups = computeRollups(logs.baseline, logs.events, logs.application);
   for (const entry of swarm) {
     const r = entry.shape === 'v2' ? rollups.get(entry.id) : undefined;

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConsoleCore, type ConsoleCore } from '../core/console-core';
 import { startHttpHost, type HttpHost } from './http-host';
-import { demoWorkspaces } from '../demo/demo-workspaces';
+import { demoWorkspaces } from '../demo/week/demo-workspaces';
 
 const tempDir = (prefix: string) => fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 

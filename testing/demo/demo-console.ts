@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createConsoleCore, type ConsoleCore } from '../../main/core/console-core';
-import { demoWorkspaces } from '../../main/demo/demo-workspaces';
+import { demoWorkspaces } from '../../main/demo/week/demo-workspaces';
 
 /**
  * A real console core on the generated demo workspace (both demo projects), for tests that walk

@@ -15,6 +15,7 @@
 //               platform/
 //   shared/
 //   main/demo/ ──► core rules/, stores/, platform/, workspace/demo-port.ts, shared/
+//   main/demo/week/ ──► main/demo/, core history/, store-index/, workspace/, stores/, platform/, shared/
 //   testing/   ──► anything but e2e/ and bench/; imported only by tests, e2e/, bench/ and testing/
 
 // A file belongs to the layer whose path is the longest prefix of it. A layer may import its own files and the
@@ -71,13 +72,13 @@ export const LAYERS: readonly Layer[] = [
   {
     name: 'main/index',
     paths: ['main/index.ts'],
-    mayImport: ['main/hosts', 'core/console-core', 'main/demo', SHARED],
+    mayImport: ['main/hosts', 'core/console-core', 'main/demo-week', SHARED],
     why: 'Electron bootstrap: builds a core, hands it the demo and serves it over IPC',
   },
   {
     name: 'main/cli',
     paths: ['main/cli.ts', 'main/cli/'],
-    mayImport: ['main/hosts', ...CORE_LAYERS, 'main/demo', SHARED],
+    mayImport: ['main/hosts', ...CORE_LAYERS, 'main/demo', 'main/demo-week', SHARED],
     why: 'swarm-console commands: start a host, or read stores directly for inspect/verify/denials/audit',
   },
   {
@@ -126,12 +127,18 @@ export const LAYERS: readonly Layer[] = [
     name: 'main/demo',
     paths: ['main/demo/'],
     mayImport: ['core/rules', 'core/stores', PLATFORM, 'core/demo-port', SHARED],
-    why: 'the seeded demo generator, handed to the core through CoreOptions.demo',
+    why: 'the seeded demo generator and its scripted week (pure file contents)',
+  },
+  {
+    name: 'main/demo-week',
+    paths: ['main/demo/week/'],
+    mayImport: ['main/demo', 'core/history', 'core/store-index', 'core/workspace', 'core/demo-port', 'core/stores', PLATFORM, SHARED],
+    why: "the demo as the hosts open it (the DemoWorkspaces port): it replays the scripted week through the real index and history recorder, and keeps the demo's plugin at work",
   },
   {
     name: 'testing',
     paths: ['testing/'],
-    mayImport: ['renderer', 'preload', SHARED, 'main/index', 'main/cli', 'main/hosts', ...CORE_LAYERS, 'main/demo'],
+    mayImport: ['renderer', 'preload', SHARED, 'main/index', 'main/cli', 'main/hosts', ...CORE_LAYERS, 'main/demo', 'main/demo-week'],
     why: 'test kits: may use anything but e2e/ and bench/; only tests, e2e/ and bench/ may use them',
   },
   {
@@ -139,7 +146,7 @@ export const LAYERS: readonly Layer[] = [
     // e2e asserts the UI's own wording (renderer/src/components/ack-terms.ts), the demo's ids, and finds the
     // Electron binary as the CLI does (main/cli/electron-binary.ts).
     paths: ['e2e/'],
-    mayImport: ['testing', 'renderer', 'main/cli', 'main/demo', SHARED],
+    mayImport: ['testing', 'renderer', 'main/cli', 'main/demo', 'main/demo-week', SHARED],
     why: 'Playwright suites and the Electron bundle checks',
   },
   {
@@ -151,7 +158,7 @@ export const LAYERS: readonly Layer[] = [
   {
     name: 'bench',
     paths: ['bench/'],
-    mayImport: ['testing', ...CORE_LAYERS, 'main/demo', SHARED],
+    mayImport: ['testing', ...CORE_LAYERS, 'main/demo', 'main/demo-week', SHARED],
     why: 'benchmarks over demo data through the core',
   },
 ];
@@ -164,7 +171,7 @@ export const LAYER_TABLE: LayerTable = {
     // Tests under main/ may generate the demo, and may drive the whole core as a user would (console-core is the
     // top of the core). A test is a leaf nothing imports, so this cannot close a cycle.
     ...Object.fromEntries(
-      LAYERS.filter((l) => l.paths.every((p) => p.startsWith('main/'))).map((l) => [l.name, ['main/demo', 'core/console-core']]),
+      LAYERS.filter((l) => l.paths.every((p) => p.startsWith('main/'))).map((l) => [l.name, ['main/demo', 'main/demo-week', 'core/console-core']]),
     ),
   },
   electronAllowed: ['main/index.ts', 'main/hosts/electron-ipc.ts', 'preload/'],

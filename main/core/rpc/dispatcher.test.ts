@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConsoleCore, type ConsoleCore } from '../console-core';
-import { demoWorkspaces } from '../../demo/demo-workspaces';
+import { demoWorkspaces } from '../../demo/week/demo-workspaces';
 
 describe('the dispatcher validates every input against the contract', () => {
   let core: ConsoleCore;

@@ -7,7 +7,7 @@ import { RELEASED_IDS } from '../../demo/released/ids';
 import { startFakeSseServer, syncToolPart, type FakeSseServer } from '../../../testing/bridge/fake-sse-server';
 import { waitFor } from '../../../testing/bridge/wait';
 import { createConsoleCore, type ConsoleCore } from '../console-core';
-import { demoWorkspaces } from '../../demo/demo-workspaces';
+import { demoWorkspaces } from '../../demo/week/demo-workspaces';
 
 // Issue 13 item 1: one user-data folder (one bridge.db) and several workspaces. Live history,
 // counters, facets, sessions, pushed items and repeat alerts belong to the project they came from.

@@ -7,7 +7,7 @@ import type { DirectivesPage } from '../../../shared/contract/knowledge';
 import type { FunnelRow, Obligation, PhaseSummary, TracesPage } from '../../../shared/contract/receipts';
 import { RELEASED_IDS as ID } from '../../demo/released/ids';
 import { createConsoleCore, type ConsoleCore } from '../console-core';
-import { demoWorkspaces } from '../../demo/demo-workspaces';
+import { demoWorkspaces } from '../../demo/week/demo-workspaces';
 
 // Issue 13 items 2 and 3 on a released-plugin-shaped project (opencode-swarm 7.103.2): legacy logs
 // only, no V2 receipts. Through the real dispatcher, the store index and the generated demo.

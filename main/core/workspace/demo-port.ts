@@ -5,9 +5,14 @@
  */
 export interface DemoWorkspaces {
   /** Generates (or refreshes) the demo under `<userData>/demo`; idempotent and cheap when current. */
-  ensure(userDataDir: string): DemoLayout;
+  ensure(userDataDir: string): Promise<DemoLayout>;
   /** Which plugin shape a demo project stands for, in one sentence for the project switcher. */
   noteFor(projectName: string): string;
+  /**
+   * The demo's plugin writing while the console watches (when the host's settings ask for it), for a demo
+   * project only; stopped when the workspace closes. null: not asked for, or not a demo project.
+   */
+  atWork?(userDataDir: string, projectDir: string): { stop(): Promise<void> } | null;
 }
 
 export interface DemoLayout {

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WorkspaceManager } from './workspace-manager';
-import { demoWorkspaces } from '../../demo/demo-workspaces';
+import { demoWorkspaces } from '../../demo/week/demo-workspaces';
 
 // The switcher's demo projects: the rich demo and the released-plugin-shaped worktree pair, each
 // opened with its own hive so neither sees the other's hive or link store.

@@ -63,7 +63,7 @@ export class WorkspaceManager {
     let hiveSource: 'flag' | 'env' | 'demo' | 'carried';
     if (isDemo) {
       if (!this.demo) throw new ConsoleError('invalid_input', 'No project folder was given, and this console was started without its demo workspace');
-      const demo = this.demo.ensure(this.userDataDir);
+      const demo = await this.demo.ensure(this.userDataDir);
       projectDir = request.project === null ? demo.defaultProject : path.resolve(request.project);
       if (!fs.existsSync(projectDir)) throw new ConsoleError('not_found', `Demo project does not exist: ${projectDir}`);
       hiveDir = request.hive ?? demo.hiveFor(projectDir);
@@ -82,6 +82,8 @@ export class WorkspaceManager {
     const previous = this.currentWorkspace;
     this.currentWorkspace = next;
     await previous?.dispose();
+    const atWork = isDemo ? (this.demo?.atWork?.(this.userDataDir, paths.projectDir) ?? null) : null;
+    if (atWork) next.service('demo-plugin-at-work', () => ({ value: atWork, dispose: () => atWork.stop() }));
     const chosenHive = hiveSource === 'flag' || hiveSource === 'carried' ? { hive: paths.hiveDir } : {};
     this.remember({ path: paths.projectDir, name: path.basename(paths.projectDir), isDemo, ...chosenHive });
     for (const listener of this.listeners) listener(next);
