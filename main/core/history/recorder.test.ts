@@ -96,7 +96,7 @@ describe('the history recorder', () => {
     await w.open();
     ticking = false;
     tick(); // what the last slice committed
-    reader?.close();
+    (reader as Database.Database | null)?.close();
     expect(w.batches.at(-1)).toMatchObject({ added: 4500, read: 4500 });
     // Never more than one slice (500 lines) committed between two turns of the loop.
     const steps = seen.map((n, i) => n - (seen[i - 1] ?? 0));
