@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { HumanCommitFields, humanCommit, humanPreview, NoInput, query } from './define';
 import { HumanPreviewBase, WriteResult } from './commands';
+import { EntryItem } from './stores';
 
 /**
  * Knowledge history (issue 20): what the console remembers of every entry store it reads —
@@ -71,6 +72,8 @@ const HistoricalEntry = Place.extend({
   since: Iso,
   /** The entry's line as it was, parsed (null when the line was not a JSON object). */
   record: z.record(z.string(), z.unknown()).nullable(),
+  /** The line as the live table reads it (the core's one derivation of the columns); null when not a JSON object. */
+  row: EntryItem.nullable(),
 });
 
 const AsOfInput = z.object({ moment: Moment, offset: z.number().int().min(0).default(0), limit: z.number().int().min(1).max(5000).default(1000) }).strict();

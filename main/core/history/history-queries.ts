@@ -1,3 +1,4 @@
+import { historicalItem } from './historical-row';
 import type { AsOfOutput, ChangesOutput, ForgottenOutput, MomentsOutput, TimelineOutput } from '../../../shared/contract/history';
 import type { HistoryDb, HistoryDbStatus } from './history-db';
 import { VersionStore } from './versions';
@@ -182,7 +183,10 @@ export class HistoryQueries {
     return {
       moment: { moment, at: iso(at) },
       total,
-      entries: rows.map((s) => ({ ...place(s), id: s.entry_id, sha256: s.sha, since: iso(s.first_seen), record: this.record(s.sha) })),
+      entries: rows.map((s, i) => {
+        const record = this.record(s.sha);
+        return { ...place(s), id: s.entry_id, sha256: s.sha, since: iso(s.first_seen), record, row: historicalItem(record, place(s), s.kind, offset + i) };
+      }),
       note,
       historyBegan: began === null ? null : iso(began),
     };

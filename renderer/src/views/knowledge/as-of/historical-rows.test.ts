@@ -2,40 +2,51 @@ import { describe, expect, it } from 'vitest';
 import { queryFromParams } from '../knowledge-query';
 import { countFacets, filterRows, findHistorical, historicalRow, historicalRows, sortRows, type HistoricalEntry } from './historical-rows';
 
-const entry = (id: string, record: Record<string, unknown> | null, place: Partial<HistoricalEntry> = {}): HistoricalEntry => ({
-  id,
-  tier: 'swarm',
-  kind: 'active',
-  storeKey: 'knowledge',
-  file: '.swarm/knowledge.jsonl',
-  sha256: `sha-${id}`,
-  since: '2026-12-01T10:00:00.000Z',
-  record,
-  ...place,
-});
+type Row = NonNullable<HistoricalEntry['row']>;
+const PLACES = {
+  active: { tier: 'swarm', kind: 'active', storeKey: 'knowledge', file: '.swarm/knowledge.jsonl' },
+  hive: { tier: 'hive', kind: 'hive', storeKey: 'hive', file: 'shared-learnings.jsonl' },
+  quarantined: { tier: 'swarm', kind: 'quarantined', storeKey: 'knowledge-quarantined', file: '.swarm/knowledge-quarantined.jsonl' },
+  rejected: { tier: 'swarm', kind: 'rejected', storeKey: 'knowledge-rejected', file: '.swarm/knowledge-rejected.jsonl' },
+} as const;
+
+/** A line as history.asOf sends it: the record then, and the row the core read from it (main/core/history/historical-row.ts). */
+const entry = (id: string, record: Record<string, unknown> | null, row: Partial<Row> | null, where: keyof typeof PLACES = 'active'): HistoricalEntry => {
+  const place = PLACES[where];
+  return {
+    id,
+    ...place,
+    sha256: `sha-${id}`,
+    since: '2026-12-01T10:00:00.000Z',
+    record,
+    row:
+      row === null
+        ? null
+        : {
+            rid: 0, id, store: place.storeKey, collection: where === 'hive' ? 'active' : where, tier: place.tier, status: null, category: null, scope: null,
+            priority: null, confidence: null, project: null, createdAt: null, updatedAt: null, phasesAlive: null, maxPhases: null, encounterScore: null,
+            shownCount: null, lesson: null, tags: [], flagged: false, duplicate: false, file: place.file, line: 0, match: null, ...row,
+          },
+  };
+};
 
 const ENTRIES: HistoricalEntry[] = [
-  entry('a', { lesson: 'Pin the worker image digest', status: 'established', category: 'process', confidence: 0.9, tags: ['deploy', 'docker'], updated_at: '2026-11-02T00:00:00Z', triggers: ['rolling the queue consumers'] }),
-  entry('b', { lesson: 'Retry budget below the queue timeout', status: 'candidate', category: 'testing', confidence: 0.42, tags: ['queue'], directive_priority: 'critical', updated_at: '2026-11-03T00:00:00Z' }),
-  entry('c', { lesson: 'Cache keys include the tenant', status: 'candidate', category: 'process', tags: ['deploy'], updated_at: '2026-11-01T00:00:00Z' }),
-  entry('h1', { lesson: 'Hive lesson', status: 'promoted', category: 'process', confidence: 0.7, source_project: 'payments' }, { tier: 'hive', kind: 'hive', storeKey: 'hive', file: 'shared-learnings.jsonl' }),
-  entry('q1', { lesson: 'Quarantined lesson', status: 'candidate', quarantined_at: '2026-11-05T00:00:00Z' }, { kind: 'quarantined', storeKey: 'knowledge-quarantined', file: '.swarm/knowledge-quarantined.jsonl' }),
-  entry('r1', { lesson: 'Rejected', rejected_at: '2026-11-04T00:00:00Z' }, { kind: 'rejected', storeKey: 'knowledge-rejected', file: '.swarm/knowledge-rejected.jsonl' }),
-  entry('x', null),
+  entry('a', { lesson: 'Pin the worker image digest', triggers: ['rolling the queue consumers'] }, { lesson: 'Pin the worker image digest', status: 'established', category: 'process', confidence: 0.9, tags: ['deploy', 'docker'], priority: 'medium', updatedAt: '2026-11-02T00:00:00Z' }),
+  entry('b', { lesson: 'Retry budget below the queue timeout' }, { lesson: 'Retry budget below the queue timeout', status: 'candidate', category: 'testing', confidence: 0.42, tags: ['queue'], priority: 'critical', updatedAt: '2026-11-03T00:00:00Z' }),
+  entry('c', { lesson: 'Cache keys include the tenant' }, { lesson: 'Cache keys include the tenant', status: 'candidate', category: 'process', tags: ['deploy'], priority: 'medium', updatedAt: '2026-11-01T00:00:00Z' }),
+  entry('h1', { lesson: 'Hive lesson' }, { lesson: 'Hive lesson', status: 'promoted', category: 'process', confidence: 0.7, project: 'payments', priority: 'medium' }, 'hive'),
+  entry('q1', { lesson: 'Quarantined lesson' }, { lesson: 'Quarantined lesson', status: 'candidate', updatedAt: '2026-11-05T00:00:00Z' }, 'quarantined'),
+  entry('r1', { lesson: 'Rejected' }, { lesson: 'Rejected', status: 'rejected', updatedAt: '2026-11-04T00:00:00Z' }, 'rejected'),
+  entry('x', null, null),
 ];
 const rows = historicalRows(ENTRIES);
 const ids = (list: { row: { id: string | null } }[]) => list.map((r) => r.row.id);
 
 describe('a historical line as a table row', () => {
-  it('reads the fields the way the store index reads a live line', () => {
-    const b = historicalRow(ENTRIES[1]!, 1);
-    expect(b).toMatchObject({ id: 'b', tier: 'swarm', collection: 'active', status: 'candidate', priority: 'critical', confidence: 0.42, tags: ['queue'], updatedAt: '2026-11-03T00:00:00Z', markers: null });
-    expect(historicalRow(ENTRIES[0]!, 0).priority).toBe('medium');
-    expect(historicalRow(ENTRIES[3]!, 3)).toMatchObject({ collection: 'active', tier: 'hive', project: 'payments' });
-    expect(historicalRow(ENTRIES[4]!, 4)).toMatchObject({ collection: 'quarantined', updatedAt: '2026-11-05T00:00:00Z' });
-    expect(historicalRow(ENTRIES[5]!, 5)).toMatchObject({ collection: 'rejected', status: 'rejected', priority: null });
+  it("takes the core's row for the line, its position standing in for the row id, markers not known then", () => {
+    expect(historicalRow(ENTRIES[1]!, 1)).toMatchObject({ rid: -2, id: 'b', priority: 'critical', confidence: 0.42, markers: null });
     // A line that was not a JSON object still has a row, with nothing to read in it.
-    expect(historicalRow(ENTRIES[6]!, 6)).toMatchObject({ id: 'x', lesson: null, status: null, tags: [] });
+    expect(historicalRow(ENTRIES[6]!, 6)).toMatchObject({ id: 'x', lesson: null, status: null, tags: [], collection: 'active', tier: 'swarm' });
   });
 
   it('filters by the URL filters: the active collection by default, every tag required, search words anywhere in the line', () => {
@@ -78,7 +89,7 @@ describe('a historical line as a table row', () => {
   });
 
   it('finds the entry a detail names, its active copy first', () => {
-    const both = [entry('d', { status: 'candidate' }, { kind: 'quarantined' }), entry('d', { status: 'established' })];
+    const both = [entry('d', { status: 'candidate' }, { status: 'candidate' }, 'quarantined'), entry('d', { status: 'established' }, { status: 'established' })];
     expect(findHistorical(both, 'd')?.kind).toBe('active');
     expect(findHistorical(both, 'd', 'hive')).toBeNull();
     expect(findHistorical(both, 'zz')).toBeNull();

@@ -11,52 +11,26 @@ import type { Facets } from '../use-entries';
  */
 export type HistoricalEntry = AsOfOutput['entries'][number];
 
-/** The plugin's default when a lesson has no directive_priority (docs/plugin-formats.md#directive-fields). */
-const DEFAULT_PRIORITY = 'medium';
 const PRIORITY_RANK: Record<string, number> = { critical: 4, high: 3, medium: 2, low: 1 };
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : null);
-const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-const int = (v: unknown): number | null => (typeof v === 'number' && Number.isInteger(v) ? v : null);
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
-const firstStr = (...values: unknown[]): string | null => values.map(str).find((v) => v !== null) ?? null;
 
 /** History's file kinds as the table's collections: the active store of any tier is `active`. */
 export const collectionOf = (kind: HistoricalEntry['kind']): string => (kind === 'hive' || kind === 'link' ? 'active' : kind);
 
-/** One historical line as a table row, read the way the store index reads a live line. */
+/**
+ * One historical line as a table row: the core read it as the store index reads a live line
+ * (`row`, main/core/history/historical-row.ts); its position stands in for the row id.
+ */
 export function historicalRow(entry: HistoricalEntry, index: number): KnowledgeRow {
-  const v = entry.record ?? {};
-  const collection = collectionOf(entry.kind);
-  const isLesson = collection !== 'rejected';
-  const outcomes = (v.retrieval_outcomes ?? {}) as Record<string, unknown>;
+  const rid = -(index + 1);
+  if (entry.row) return { ...entry.row, rid, markers: null };
+  // A line that was not a JSON object: a row with nothing to read in it.
   return {
-    // No index row exists for a historical line: its position stands in for the rid.
-    rid: -(index + 1),
-    id: entry.id,
-    store: entry.storeKey,
-    collection,
-    tier: entry.tier,
-    status: isLesson ? str(v.status) : 'rejected',
-    category: str(v.category),
-    scope: str(v.scope),
-    priority: isLesson ? (str(v.directive_priority) ?? DEFAULT_PRIORITY) : null,
-    confidence: num(v.confidence),
-    project: firstStr(v.project_name, v.source_project),
-    createdAt: firstStr(v.created_at, v.rejected_at),
-    updatedAt: firstStr(v.updated_at, v.quarantined_at, v.rejected_at, v.created_at),
-    phasesAlive: int(v.phases_alive) ?? (isLesson ? 0 : null),
-    maxPhases: int(v.max_phases),
-    encounterScore: num(v.encounter_score),
-    shownCount: num(outcomes.shown_count),
-    lesson: str(v.lesson),
-    tags: [...new Set(strings(v.tags))],
-    flagged: false,
-    duplicate: false,
-    file: entry.file,
-    line: 0,
-    match: null,
-    markers: null,
+    rid, id: entry.id, store: entry.storeKey, collection: collectionOf(entry.kind), tier: entry.tier, status: null, category: null, scope: null, priority: null,
+    confidence: null, project: null, createdAt: null, updatedAt: null, phasesAlive: null, maxPhases: null, encounterScore: null, shownCount: null, lesson: null,
+    tags: [], flagged: false, duplicate: false, file: entry.file, line: 0, match: null, markers: null,
   };
 }
 
