@@ -22,6 +22,8 @@ const HISTORY_SCHEMA_VERSION = 1;
  *   events, kept here because its event logs are 5,000-line FIFOs.
  * - `observations`: when a console or recorder was watching (gaps are the complement).
  * - `file_marks`: the state (mtime) of each store file history is up to date with.
+ * - `sightings.thinned`: set on a span that stands for that many intermediate versions the size
+ *   budget thinned (thinning.ts); their lines are no longer kept.
  */
 const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -34,7 +36,8 @@ CREATE TABLE IF NOT EXISTS sightings (
   entry_id TEXT NOT NULL, tier TEXT NOT NULL, kind TEXT NOT NULL, store_key TEXT NOT NULL,
   path TEXT NOT NULL, file TEXT NOT NULL, sha TEXT NOT NULL, status TEXT,
   origin TEXT NOT NULL, first_seen INTEGER NOT NULL, first_after INTEGER,
-  last_seen INTEGER, gone_at INTEGER, gone_after INTEGER, gone_reason TEXT, gone_detail TEXT, store_count INTEGER
+  last_seen INTEGER, gone_at INTEGER, gone_after INTEGER, gone_reason TEXT, gone_detail TEXT, store_count INTEGER,
+  thinned INTEGER
 );
 CREATE UNIQUE INDEX IF NOT EXISTS sightings_open ON sightings(path, entry_id) WHERE gone_at IS NULL;
 CREATE INDEX IF NOT EXISTS sightings_entry ON sightings(entry_id, first_seen);
@@ -65,11 +68,20 @@ export interface OpenedHistory {
 }
 
 function configure(db: HistoryDb): void {
+  // Before the first table exists (a new file): pages freed by thinning can be handed back to the
+  // file system in small steps (thinning.ts) instead of only by a full VACUUM.
+  db.pragma('auto_vacuum = INCREMENTAL');
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   // Short: a write that finds another recorder's transaction in the way retries later instead of
   // holding up the thread that serves the live view (see recorder.ts).
   db.pragma('busy_timeout = 250');
+}
+
+/** Columns added after a history was first created (the schema version stays: older files gain them). */
+function addMissingColumns(db: HistoryDb): void {
+  const columns = new Set((db.prepare('PRAGMA table_info(sightings)').all() as { name: string }[]).map((c) => c.name));
+  if (!columns.has('thinned')) db.exec('ALTER TABLE sightings ADD COLUMN thinned INTEGER');
 }
 
 function openChecked(file: string): HistoryDb {
@@ -80,6 +92,7 @@ function openChecked(file: string): HistoryDb {
     const check = db.pragma('quick_check', { simple: true });
     if (check !== 'ok') throw new Error(`quick_check: ${String(check)}`);
     db.exec(SCHEMA_SQL);
+    addMissingColumns(db);
     const row = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string } | undefined;
     if (!row) db.prepare("INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)").run(String(HISTORY_SCHEMA_VERSION));
     else if (Number(row.value) !== HISTORY_SCHEMA_VERSION) throw new Error(`schema version ${row.value}, this console reads ${HISTORY_SCHEMA_VERSION}`);

@@ -32,6 +32,8 @@ interface Sighting {
   gone_after: number | null;
   gone_reason: string | null;
   store_count: number | null;
+  /** Set on a span standing for this many thinned intermediate versions (thin-entry.ts). */
+  thinned: number | null;
 }
 
 type Reason = { code: GoneReason['code'] | 'archived-status'; text: string; inference: boolean };
@@ -39,6 +41,9 @@ type Reason = { code: GoneReason['code'] | 'archived-status'; text: string; infe
 const ACTIVE_SQL = ACTIVE_KINDS.map((k) => `'${k}'`).join(', ');
 const openAt = (s: Sighting, t: number) => s.first_seen <= t && (s.gone_at === null || s.gone_at > t);
 const place = (s: Sighting) => ({ tier: s.tier, kind: s.kind, storeKey: s.store_key, file: s.file });
+const thinnedText = (n: number) => `${n} intermediate version${n === 1 ? '' : 's'} thinned (not kept: history's size budget)`;
+/** The optional `thinned` field: only on a thinned span, absent on versions history holds. */
+const thinnedOf = (s: Sighting) => (s.thinned ? { thinned: { count: s.thinned, text: thinnedText(s.thinned) } } : {});
 const unobserved = (verb: string, after: number | null, at: number) => (after === null ? null : { from: iso(after), to: iso(at), text: unobservedText(verb, after, at) });
 /** Where an entry is at a moment: its active store first, else a side file. */
 const primary = (rows: Sighting[], t: number) => {
@@ -65,6 +70,11 @@ export class HistoryQueries {
 
   private record(sha: string) {
     return parseRecord(this.versions.text(sha));
+  }
+
+  /** A sighting's record; none for a thinned span (its versions are not kept). */
+  private recordOf(s: Sighting) {
+    return s.thinned ? null : this.record(s.sha);
   }
 
   private began(): number | null {
@@ -115,7 +125,7 @@ export class HistoryQueries {
       const before = primary(all, since) ?? baseline;
       const after = primary(all, until);
       const lessonOf = (s: Sighting) => {
-        const lesson = this.record(s.sha)?.lesson;
+        const lesson = this.recordOf(s)?.lesson;
         return typeof lesson === 'string' ? lesson : null;
       };
       const removed = (left: Sighting) => {
@@ -135,9 +145,13 @@ export class HistoryQueries {
         continue;
       }
       if (before.sha === after.sha && before.path === after.path) continue;
-      const beforeRecord = this.record(before.sha);
-      const afterRecord = this.record(after.sha);
-      const fields = fieldDiff(beforeRecord, afterRecord);
+      const beforeRecord = this.recordOf(before);
+      const afterRecord = this.recordOf(after);
+      // A moment inside a thinned stretch has no version to compare: say so instead of a diff.
+      const fields =
+        before.thinned || after.thinned
+          ? [{ field: '(thinned)', before: before.thinned ? `one of ${thinnedText(before.thinned)}` : null, after: after.thinned ? `one of ${thinnedText(after.thinned)}` : null }]
+          : fieldDiff(beforeRecord, afterRecord);
       if (before.path !== after.path) fields.unshift({ field: '(store file)', before: before.file, after: after.file });
       const becameArchived = afterRecord?.status === 'archived' && beforeRecord?.status !== 'archived';
       rows.push({
@@ -179,7 +193,7 @@ export class HistoryQueries {
     return {
       moment: { moment, at: iso(at) },
       total,
-      entries: rows.map((s) => ({ ...place(s), id: s.entry_id, sha256: s.sha, since: iso(s.first_seen), record: this.record(s.sha) })),
+      entries: rows.map((s) => ({ ...place(s), id: s.entry_id, sha256: s.sha, since: iso(s.first_seen), record: this.recordOf(s), ...thinnedOf(s) })),
       note,
       historyBegan: began === null ? null : iso(began),
     };
@@ -189,9 +203,10 @@ export class HistoryQueries {
     const rows = this.db.prepare('SELECT * FROM sightings WHERE entry_id = ? ORDER BY first_seen, id').all(id) as Sighting[];
     let previous: Record<string, unknown> | null = null;
     const versions = rows.map((s) => {
-      const record = this.record(s.sha);
-      const fields = previous === null ? [] : fieldDiff(previous, record);
-      previous = record;
+      const record = this.recordOf(s);
+      // A thinned span shows no diff; the next kept version is compared with the last kept before it.
+      const fields = previous === null || s.thinned ? [] : fieldDiff(previous, record);
+      if (!s.thinned) previous = record;
       const end = s.gone_at === null ? null : s.gone_reason === 'changed' ? { code: 'changed' as const, text: 'replaced by a newer version', inference: false } : this.endOf(s);
       return {
         ...place(s),
@@ -203,6 +218,7 @@ export class HistoryQueries {
         fields,
         end,
         record,
+        ...thinnedOf(s),
       };
     });
     return { id, versions };
