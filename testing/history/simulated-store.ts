@@ -15,6 +15,10 @@ export class SimulatedStore {
   readonly index: IndexDb;
   readonly recorder: HistoryRecorder;
   readonly batches: BatchSummary[] = [];
+  /** Milliseconds the recorder took for the last batch (from the index's report to history committed). */
+  lastRecordMs = 0;
+  /** This process's CPU time (user + system) in that batch: the wall time less any wait for a core. */
+  lastRecordCpuMs = 0;
   private readonly rowOf = new Map<string, number>();
   private nextLine = 1;
   private baseline = true;
@@ -67,7 +71,7 @@ export class SimulatedStore {
     for (const record of records) this.put(record);
     this.settle();
     this.recorder.enqueue({ storeKey: this.storeKey, file: this.name, path: this.path, kind: 'rewritten', count: records.length, fileId: this.fileId, fromLine: 1 });
-    await this.recorder.drain();
+    await this.record();
     this.baseline = false;
   }
 
@@ -76,7 +80,7 @@ export class SimulatedStore {
     const lines = records.map((record) => this.put(record));
     this.settle();
     this.recorder.enqueue({ storeKey: this.storeKey, file: this.name, path: this.path, kind: 'appended', count: records.length, fileId: this.fileId, fromLine: Math.min(...lines) });
-    await this.recorder.drain();
+    await this.record();
   }
 
   /** The plugin rewrote the store to exactly these entries (what is missing left it). */
@@ -91,7 +95,16 @@ export class SimulatedStore {
     for (const record of records) this.put(record);
     this.settle();
     this.recorder.enqueue({ storeKey: this.storeKey, file: this.name, path: this.path, kind: 'rewritten', count: records.length, fileId: this.fileId, fromLine: 1 });
+    await this.record();
+  }
+
+  private async record(): Promise<void> {
+    const started = performance.now();
+    const cpu = process.cpuUsage();
     await this.recorder.drain();
+    this.lastRecordMs = performance.now() - started;
+    const used = process.cpuUsage(cpu);
+    this.lastRecordCpuMs = (used.user + used.system) / 1000;
   }
 
   close(): void {

@@ -22,9 +22,15 @@ const HISTORY_SCHEMA_VERSION = 1;
  *   events, kept here because its event logs are 5,000-line FIFOs.
  * - `observations`: when a console or recorder was watching (gaps are the complement).
  * - `file_marks`: the state (mtime) of each store file history is up to date with.
+ * - `sightings_span`: an R*Tree over each sighting's [first_seen, gone_at] (kept by triggers), so
+ *   "what was there at time t" reads the few sightings open at t, not every one before t. Its
+ *   coordinates are 32-bit floats, rounded outwards: queries filter on the exact columns too.
  * - `sightings.thinned`: set on a span that stands for that many intermediate versions the size
  *   budget thinned (thinning.ts); their lines are no longer kept.
  */
+/** The end of a span still open, in `sightings_span` (later than any time history will see). */
+export const OPEN_END = 1e15;
+
 const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS versions (
@@ -43,6 +49,16 @@ CREATE UNIQUE INDEX IF NOT EXISTS sightings_open ON sightings(path, entry_id) WH
 CREATE INDEX IF NOT EXISTS sightings_entry ON sightings(entry_id, first_seen);
 CREATE INDEX IF NOT EXISTS sightings_first ON sightings(first_seen);
 CREATE INDEX IF NOT EXISTS sightings_gone ON sightings(gone_at);
+CREATE VIRTUAL TABLE IF NOT EXISTS sightings_span USING rtree(id, from_t, to_t);
+CREATE TRIGGER IF NOT EXISTS sightings_span_insert AFTER INSERT ON sightings BEGIN
+  INSERT INTO sightings_span(id, from_t, to_t) VALUES (new.id, new.first_seen, coalesce(new.gone_at, ${OPEN_END}));
+END;
+CREATE TRIGGER IF NOT EXISTS sightings_span_update AFTER UPDATE OF first_seen, gone_at ON sightings BEGIN
+  UPDATE sightings_span SET from_t = new.first_seen, to_t = coalesce(new.gone_at, ${OPEN_END}) WHERE id = new.id;
+END;
+CREATE TRIGGER IF NOT EXISTS sightings_span_delete AFTER DELETE ON sightings BEGIN
+  DELETE FROM sightings_span WHERE id = old.id;
+END;
 CREATE TABLE IF NOT EXISTS moments (name TEXT PRIMARY KEY, at INTEGER NOT NULL, source TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS tombstones (
   event_key TEXT PRIMARY KEY, entry_id TEXT NOT NULL, tier TEXT, at INTEGER NOT NULL,
@@ -78,10 +94,12 @@ function configure(db: HistoryDb): void {
   db.pragma('busy_timeout = 250');
 }
 
-/** Columns added after a history was first created (the schema version stays: older files gain them). */
-function addMissingColumns(db: HistoryDb): void {
+/** What was added after a history was first created (the schema version stays: older files gain it). */
+function upgrade(db: HistoryDb): void {
   const columns = new Set((db.prepare('PRAGMA table_info(sightings)').all() as { name: string }[]).map((c) => c.name));
   if (!columns.has('thinned')) db.exec('ALTER TABLE sightings ADD COLUMN thinned INTEGER');
+  const indexed = db.prepare('SELECT 1 FROM sightings_span LIMIT 1').get() !== undefined;
+  if (!indexed && db.prepare('SELECT 1 FROM sightings LIMIT 1').get() !== undefined) db.exec(`INSERT INTO sightings_span(id, from_t, to_t) SELECT id, first_seen, coalesce(gone_at, ${OPEN_END}) FROM sightings`);
 }
 
 function openChecked(file: string): HistoryDb {
@@ -92,7 +110,7 @@ function openChecked(file: string): HistoryDb {
     const check = db.pragma('quick_check', { simple: true });
     if (check !== 'ok') throw new Error(`quick_check: ${String(check)}`);
     db.exec(SCHEMA_SQL);
-    addMissingColumns(db);
+    upgrade(db);
     const row = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string } | undefined;
     if (!row) db.prepare("INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)").run(String(HISTORY_SCHEMA_VERSION));
     else if (Number(row.value) !== HISTORY_SCHEMA_VERSION) throw new Error(`schema version ${row.value}, this console reads ${HISTORY_SCHEMA_VERSION}`);

@@ -38,6 +38,13 @@ interface Sighting {
 
 type Reason = { code: GoneReason['code'] | 'archived-status'; text: string; inference: boolean };
 
+/**
+ * The sightings open at @at: the R*Tree finds the few whose span holds the moment (its float bounds
+ * are rounded outwards), the exact columns decide.
+ */
+const OPEN_AT_SQL = `SELECT s.* FROM sightings_span r JOIN sightings s ON s.id = r.id
+  WHERE r.from_t <= @at AND r.to_t >= @at AND s.first_seen <= @at AND (s.gone_at IS NULL OR s.gone_at > @at)`;
+
 const ACTIVE_SQL = ACTIVE_KINDS.map((k) => `'${k}'`).join(', ');
 const openAt = (s: Sighting, t: number) => s.first_seen <= t && (s.gone_at === null || s.gone_at > t);
 const place = (s: Sighting) => ({ tier: s.tier, kind: s.kind, storeKey: s.store_key, file: s.file });
@@ -113,13 +120,27 @@ export class HistoryQueries {
   changes(sinceMoment: string, untilMoment: string): ChangesOutput {
     const since = this.resolve(sinceMoment);
     const until = this.resolve(untilMoment);
-    const keys = this.db
-      .prepare('SELECT DISTINCT tier, entry_id FROM sightings WHERE (first_seen > ? AND first_seen <= ?) OR (gone_at > ? AND gone_at <= ?)')
-      .all(since, until, since, until) as { tier: string; entry_id: string }[];
-    const bySighting = this.db.prepare('SELECT * FROM sightings WHERE tier = ? AND entry_id = ? ORDER BY id');
+    // Only the sightings that matter between the two moments: those that began or ended in the range,
+    // those open at either end, and each entry's first (was it there when history began?).
+    const inRange = this.db.prepare('SELECT * FROM sightings WHERE (first_seen > @since AND first_seen <= @until) OR (gone_at > @since AND gone_at <= @until)').all({ since, until }) as Sighting[];
+    const openAt = (at: number) => this.db.prepare(OPEN_AT_SQL).all({ at }) as Sighting[];
+    const byKey = new Map<string, Map<number, Sighting>>();
+    const keyOf = (s: Sighting) => `${s.tier}\u0000${s.entry_id}`;
+    for (const s of inRange) {
+      const key = keyOf(s);
+      if (!byKey.has(key)) byKey.set(key, new Map());
+    }
+    for (const s of [...inRange, ...openAt(since), ...openAt(until)]) byKey.get(keyOf(s))?.set(s.id, s);
+    const firstOf = this.db.prepare('SELECT * FROM sightings WHERE tier = ? AND entry_id = ? ORDER BY first_seen, id LIMIT 1');
+    const keys = [...byKey.entries()].map(([, rows]) => {
+      const any = rows.values().next().value as Sighting;
+      const first = firstOf.get(any.tier, any.entry_id) as Sighting;
+      rows.set(first.id, first);
+      return { tier: any.tier, entry_id: any.entry_id, all: [...rows.values()].sort((a, b) => a.id - b.id) };
+    });
     const rows: ChangesOutput['rows'] = [];
     for (const key of keys) {
-      const all = bySighting.all(key.tier, key.entry_id) as Sighting[];
+      const all = key.all;
       // An entry present when history began counts as there at any earlier `since`.
       const baseline = all[0]?.origin === 'baseline' && all[0].first_seen > since ? all[0] : null;
       const before = primary(all, since) ?? baseline;
@@ -181,9 +202,8 @@ export class HistoryQueries {
   asOf(moment: string, offset: number, limit: number): AsOfOutput {
     const at = this.resolve(moment);
     const began = this.began();
-    const where = 'first_seen <= @at AND (gone_at IS NULL OR gone_at > @at)';
-    const total = (this.db.prepare(`SELECT count(*) AS n FROM sightings WHERE ${where}`).get({ at }) as { n: number }).n;
-    const rows = this.db.prepare(`SELECT * FROM sightings WHERE ${where} ORDER BY tier, kind, entry_id LIMIT @limit OFFSET @offset`).all({ at, limit, offset }) as Sighting[];
+    const total = (this.db.prepare(`SELECT count(*) AS n FROM (${OPEN_AT_SQL})`).get({ at }) as { n: number }).n;
+    const rows = this.db.prepare(`${OPEN_AT_SQL} ORDER BY s.tier, s.kind, s.entry_id LIMIT @limit OFFSET @offset`).all({ at, limit, offset }) as Sighting[];
     let note: string | null = null;
     if (began === null || at < began) note = `before history began${began === null ? '' : ` (${iso(began)})`}: nothing is known`;
     else {

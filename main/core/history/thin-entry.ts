@@ -162,24 +162,32 @@ export function thinEntry(db: HistoryDb, entryId: string, horizon: number, now: 
   const dependents = [...keptShas].map((sha) => reader.row(sha)).filter((v): v is VersionRow => v !== undefined && v.base_sha !== null && deleted.has(v.base_sha));
   const rewriting = new Set(dependents.map((v) => v.sha));
   const update = db.prepare('UPDATE versions SET base_sha = ?, depth = ?, data = ? WHERE sha = ?');
-  for (const version of dependents) {
+  // Dependents stored plain in this pass: later ones may use them as their base (a new keyframe).
+  const newKeyframes: string[] = [];
+  const usable = (sha: string, depthLimit: number) => {
+    const base = reader.row(sha);
+    if (!base || base.depth + 1 > depthLimit) return null;
+    // A chain untouched by this thinning (or ending at a version this pass stored plain).
+    const chain = reader.chain(sha);
+    const ok = chain.every((link) => !deleted.has(link) && (!rewriting.has(link) || newKeyframes.includes(link)));
+    return ok ? { sha, text: reader.text(sha), depth: newKeyframes.includes(sha) ? 0 : base.depth } : null;
+  };
+  const position = new Map<string, number>();
+  remaining.forEach((r, i) => position.has(r.sha) || position.set(r.sha, i));
+  for (const version of dependents.sort((a, b) => position.get(a.sha)! - position.get(b.sha)!)) {
     const text = reader.text(version.sha);
-    const firstRow = remaining.findIndex((r) => r.sha === version.sha);
+    const firstRow = position.get(version.sha)!;
     const predecessor = [...remaining.slice(0, Math.max(0, firstRow))].reverse().find((r) => r.sha !== version.sha);
-    let previous: { sha: string; text: string; depth: number } | null = null;
-    if (predecessor) {
-      const base = reader.row(predecessor.sha);
-      const chain = reader.chain(predecessor.sha);
-      // Only a chain untouched by this thinning, and no deeper than the version's old one (versions
-      // built on it keep a depth that bounds what a read inflates).
-      if (base && base.depth + 1 <= version.depth && chain.every((sha) => !deleted.has(sha) && !rewriting.has(sha))) previous = { sha: base.sha, text: reader.text(base.sha), depth: base.depth };
-    }
+    // No deeper than the version's old chain: versions built on it keep a depth that bounds a read.
+    const previous = (predecessor ? usable(predecessor.sha, version.depth) : null) ?? (newKeyframes.length > 0 ? usable(newKeyframes.at(-1)!, version.depth) : null);
     const encoded = encodeVersion(text, previous);
     const check = decodeVersion(encoded.data, encoded.base === null ? null : previous!.text);
     if (sha256(check) !== version.sha) throw new Error(`history: re-encoding ${version.sha.slice(0, 12)} did not give back its bytes; nothing was thinned`);
     update.run(encoded.base, encoded.depth, encoded.data, version.sha);
-    if (encoded.base === null) stats.storedPlain++;
-    else stats.reencoded++;
+    if (encoded.base === null) {
+      stats.storedPlain++;
+      newKeyframes.push(version.sha);
+    } else stats.reencoded++;
   }
 
   const stretch = db.prepare('UPDATE sightings SET first_seen = ?, first_after = ?, origin = ?, thinned = ? WHERE id = ?');

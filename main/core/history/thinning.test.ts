@@ -8,7 +8,7 @@ import { HistoryQueries } from './history-queries';
 import { DAY_MS, KEEP_DAILY_DAYS } from './thin-entry';
 import { HistoryThinner, historySize, thinToBudget } from './thinning';
 import { VersionStore } from './versions';
-import { sha256 } from './version-codec';
+import { encodeVersion, MAX_DELTA_DEPTH, sha256 } from './version-codec';
 
 /** The size budget: what thinning keeps, that every kept version still reads back exactly, and the spans it leaves. */
 const cleanups: (() => void)[] = [];
@@ -72,6 +72,32 @@ interface Row {
   gone_reason: string | null;
   thinned: number | null;
 }
+/**
+ * Re-stores each entry's versions as an earlier console wrote them: each a delta against the one
+ * before, chains up to MAX_DELTA_DEPTH deep (thinning then deletes bases other versions are built on).
+ */
+function chainOnPrevious(db: HistoryDb): void {
+  const store = new VersionStore(db);
+  const rows = db.prepare('SELECT entry_id, sha FROM sightings ORDER BY entry_id, first_seen, id').all() as { entry_id: string; sha: string }[];
+  const texts = new Map(rows.map((r) => [r.sha, store.text(r.sha)!]));
+  const update = db.prepare('UPDATE versions SET base_sha = ?, depth = ?, data = ? WHERE sha = ?');
+  let previous: { sha: string; text: string; depth: number } | null = null;
+  let entry = '';
+  const done = new Set<string>();
+  db.transaction(() => {
+    for (const row of rows) {
+      if (row.entry_id !== entry) previous = null;
+      entry = row.entry_id;
+      if (done.has(row.sha)) continue;
+      done.add(row.sha);
+      const encoded = encodeVersion(texts.get(row.sha)!, previous);
+      update.run(encoded.base, encoded.depth, encoded.data, row.sha);
+      previous = { sha: row.sha, text: texts.get(row.sha)!, depth: encoded.depth };
+    }
+  })();
+  expect((db.prepare('SELECT max(depth) AS d FROM versions').get() as { d: number }).d).toBe(MAX_DELTA_DEPTH);
+}
+
 const sightings = (db: HistoryDb) => db.prepare('SELECT id, entry_id, path, sha, first_seen, gone_at, gone_reason, thinned FROM sightings ORDER BY entry_id, first_seen, id').all() as Row[];
 
 /** Every version row inflates (through its chain) to bytes whose sha256 is its address. */
@@ -86,6 +112,8 @@ describe('thinning history to its size budget', () => {
   it("keeps every entry's first and last version and one a day for the last 90 days, and every kept version reads back byte for byte", async () => {
     const h = history();
     const { ids, first, last } = await simulate(h, 4, 120, 16);
+    chainOnPrevious(h.db);
+    everyVersionDecodes(h.db);
     const before = sightings(h.db);
     const now = h.clock.t;
     // A budget nothing fits in: everything thinnable goes.
@@ -140,6 +168,15 @@ describe('thinning history to its size budget', () => {
     expect(spans.length).toBeGreaterThan(0);
     expect(rows.filter((r) => r.first_seen > h.clock.t - 10 * DAY_MS).every((r) => r.thinned === null)).toBe(true);
     expect(Math.max(...spans.map((r) => r.gone_at!))).toBeLessThan(h.clock.t - 10 * DAY_MS);
+    everyVersionDecodes(h.db);
+  });
+
+  it('stores each new version as a delta against a plain one, so a read inflates at most two lines', async () => {
+    const h = history();
+    await simulate(h, 2, 10, 48);
+    const depths = h.db.prepare('SELECT depth, count(*) AS n FROM versions GROUP BY depth ORDER BY depth').all() as { depth: number; n: number }[];
+    expect(depths.map((d) => d.depth)).toEqual([0, 1]);
+    expect(depths[0]!.n).toBe(2);
     everyVersionDecodes(h.db);
   });
 
