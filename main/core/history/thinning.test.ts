@@ -111,7 +111,7 @@ function everyVersionDecodes(db: HistoryDb): number {
 describe('thinning history to its size budget', () => {
   it("keeps every entry's first and last version and one a day for the last 90 days, and every kept version reads back byte for byte", async () => {
     const h = history();
-    const { ids, first, last } = await simulate(h, 4, 120, 16);
+    const { ids, first, last } = await simulate(h, 3, 100, 9);
     chainOnPrevious(h.db);
     everyVersionDecodes(h.db);
     const before = sightings(h.db);
@@ -145,11 +145,11 @@ describe('thinning history to its size budget', () => {
     }
     // A kept row never points at a version history dropped.
     for (const row of after.filter((r) => r.thinned === null)) expect(versions.text(row.sha), `sighting ${row.id}`).not.toBeNull();
-  });
+  }, 120_000);
 
   it('stops at 90 % of the budget, oldest versions first, and gives the freed pages back to the file system', async () => {
     const h = history();
-    await simulate(h, 3, 60, 48);
+    await simulate(h, 2, 40, 24);
     h.db.pragma('wal_checkpoint(TRUNCATE)');
     const start = historySize(h.db);
     const budget = Math.floor(start.usedBytes * 0.6);
@@ -169,7 +169,7 @@ describe('thinning history to its size budget', () => {
     expect(rows.filter((r) => r.first_seen > h.clock.t - 10 * DAY_MS).every((r) => r.thinned === null)).toBe(true);
     expect(Math.max(...spans.map((r) => r.gone_at!))).toBeLessThan(h.clock.t - 10 * DAY_MS);
     everyVersionDecodes(h.db);
-  });
+  }, 120_000);
 
   it('stores each new version as a delta against a plain one, so a read inflates at most two lines', async () => {
     const h = history();

@@ -43,6 +43,16 @@ export interface ThinReport extends ThinStats {
   vacuumMs: number;
 }
 
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+/** One line a person reads: what a thinning pass did, and whether history is within its budget. */
+export function thinningLine(r: ThinReport): string {
+  const what = `history thinned: ${r.sightingsThinned} intermediate version${r.sightingsThinned === 1 ? '' : 's'} merged into spans, ${mb(r.before.fileBytes)} → ${mb(r.after.fileBytes)} (budget ${mb(r.budgetBytes)})`;
+  return r.exhausted
+    ? `${what}; still over: every entry's first and last version and one a day for 90 days are kept — raise history.budget_mb in console-settings.json`
+    : what;
+}
+
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
@@ -151,7 +161,8 @@ export class HistoryThinner {
     private readonly db: HistoryDb,
     private readonly budgetBytes: number,
     private readonly now: () => number,
-    private readonly onThinned: (report: ThinReport) => void = () => undefined,
+    /** Told of every pass; without it, a pass that cannot get under budget is said on stderr. */
+    private readonly onThinned?: (report: ThinReport) => void,
     /** False while this process may not write history (another holds the lease): a pass stops between transactions. */
     private readonly mayWrite: () => boolean = () => true,
   ) {}
@@ -164,7 +175,8 @@ export class HistoryThinner {
       .then((report) => {
         this.lastReport = report;
         if (report.exhausted) this.quietBelow = report.after.usedBytes * 1.05;
-        this.onThinned(report);
+        if (this.onThinned) this.onThinned(report);
+        else if (report.exhausted) console.warn(`[history] ${thinningLine(report)}`);
       })
       .catch((error) => console.warn('[history] thinning stopped:', (error as Error).message))
       .finally(() => {
