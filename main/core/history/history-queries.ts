@@ -120,23 +120,26 @@ export class HistoryQueries {
   changes(sinceMoment: string, untilMoment: string): ChangesOutput {
     const since = this.resolve(sinceMoment);
     const until = this.resolve(untilMoment);
-    // Only the sightings that matter between the two moments: those that began or ended in the range,
-    // those open at either end, and each entry's first (was it there when history began?).
-    const inRange = this.db.prepare('SELECT * FROM sightings WHERE (first_seen > @since AND first_seen <= @until) OR (gone_at > @since AND gone_at <= @until)').all({ since, until }) as Sighting[];
+    // Only the sightings that decide each entry's row (reading every sighting in a busy week costs
+    // more than everything else): those open at either end, the first that began in the range, those
+    // that ended in the range other than by a newer version, and the entry's first sighting (was it
+    // there when history began?).
+    const range = { since, until };
+    const startedIn = this.db.prepare('SELECT * FROM sightings WHERE id IN (SELECT min(id) FROM sightings WHERE first_seen > @since AND first_seen <= @until GROUP BY tier, entry_id)').all(range) as Sighting[];
+    const ended = this.db.prepare("SELECT * FROM sightings WHERE gone_at > @since AND gone_at <= @until AND (gone_reason IS NULL OR gone_reason != 'changed')").all(range) as Sighting[];
     const openAt = (at: number) => this.db.prepare(OPEN_AT_SQL).all({ at }) as Sighting[];
     const byKey = new Map<string, Map<number, Sighting>>();
-    const keyOf = (s: Sighting) => `${s.tier}\u0000${s.entry_id}`;
-    for (const s of inRange) {
-      const key = keyOf(s);
-      if (!byKey.has(key)) byKey.set(key, new Map());
-    }
-    for (const s of [...inRange, ...openAt(since), ...openAt(until)]) byKey.get(keyOf(s))?.set(s.id, s);
+    const keyOf = (s: { tier: string; entry_id: string }) => `${s.tier}\u0000${s.entry_id}`;
+    // (A version replaced in the range has its successor begin in it: that entry is among startedIn.)
+    for (const s of [...startedIn, ...ended]) if (!byKey.has(keyOf(s))) byKey.set(keyOf(s), new Map());
+    for (const s of [...startedIn, ...ended, ...openAt(since), ...openAt(until)]) byKey.get(keyOf(s))?.set(s.id, s);
     const firstOf = this.db.prepare('SELECT * FROM sightings WHERE tier = ? AND entry_id = ? ORDER BY first_seen, id LIMIT 1');
-    const keys = [...byKey.entries()].map(([, rows]) => {
-      const any = rows.values().next().value as Sighting;
-      const first = firstOf.get(any.tier, any.entry_id) as Sighting;
+    const keys = [...byKey.keys()].map((key) => {
+      const [tier, entryId] = key.split('\u0000') as [string, string];
+      const rows = byKey.get(key)!;
+      const first = firstOf.get(tier, entryId) as Sighting;
       rows.set(first.id, first);
-      return { tier: any.tier, entry_id: any.entry_id, all: [...rows.values()].sort((a, b) => a.id - b.id) };
+      return { tier, entry_id: entryId, all: [...rows.values()].sort((a, b) => a.id - b.id) };
     });
     const rows: ChangesOutput['rows'] = [];
     for (const key of keys) {
