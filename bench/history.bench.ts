@@ -236,12 +236,17 @@ async function year(report: BenchReport): Promise<void> {
     await store.open(initial);
     const g0 = performance.now();
     let pending: ReturnType<typeof entry>[] = [];
+    // In the app each batch arrives on a timer; here a turn of the event loop after each batch lets a
+    // thinning pass (which yields between its transactions) go on while the year is written.
+    const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
     const flush = async () => {
       if (pending.length === 0) return;
       await store.update(...pending);
       pending = [];
       thinner.check();
+      await turn();
     };
+    let largest = 0;
     for (let minute = 1; minute <= minutes; minute++) {
       s.clock.t = START + minute * MINUTE;
       if (minute % (24 * 60) === 0) {
@@ -264,6 +269,7 @@ async function year(report: BenchReport): Promise<void> {
     }
     await flush();
     await thinner.idle();
+    largest = Math.max(largest, ...passes.map((p) => p.before.fileBytes));
     const generateS = (performance.now() - g0) / 1000;
     const size = sizeOf(s.db);
     const now = s.clock.t;
@@ -273,12 +279,13 @@ async function year(report: BenchReport): Promise<void> {
     );
     report.count('updates recorded', minutes, 'updates');
     if (YEAR_SCALE !== 1) report.note(`budget scaled with the year: ${(budget / MB).toFixed(1)} MB (${DEFAULT_HISTORY_BUDGET_BYTES / MB} MB × ${YEAR_SCALE})`);
-    report.figure('history written before thinning (every version, sighting and index)', passes.reduce((n, p) => n + p.before.usedBytes - p.after.usedBytes, 0) / MB + size.file / MB, 'MB');
+    report.figure('largest the file was when a thinning pass began', largest / MB, 'MB');
     report.figure('history file after the year', size.file / MB, 'MB', `≤ ${(budget / MB).toFixed(1)} MB`);
     report.figure('within the budget (1 = yes)', size.file <= budget ? 1 : 0, '', '= 1', 'higher');
     report.figure('thinning passes', passes.length, 'passes');
     report.figure('intermediate versions thinned', passes.reduce((n, p) => n + p.sightingsThinned, 0), 'versions');
     report.figure('thinning transactions (each then yields to the event loop)', passes.reduce((n, p) => n + p.transactions, 0), 'transactions');
+    report.figure('time handing free pages back (incremental_vacuum), all passes', passes.reduce((n, p) => n + p.vacuumMs, 0), 'ms');
     report.figure('entries with their first version kept', checks.first, `of ${checks.entries}`, `= ${checks.entries}`, 'higher');
     report.figure('entries with their last version kept', checks.last, `of ${checks.entries}`, `= ${checks.entries}`, 'higher');
     report.figure('entry-days of the last 90 with ≥ 1 version kept', checks.days, `of ${checks.dayTotal}`, `= ${checks.dayTotal}`, 'higher');
