@@ -30,6 +30,13 @@ const HISTORY_SCHEMA_VERSION = 1;
  */
 /** The end of a span still open, in `sightings_span` (later than any time history will see). */
 export const OPEN_END = 1e15;
+/**
+ * Where a sighting's span starts in `sightings_span`: its first_seen, or for a baseline sighting (the
+ * state when history began, written a moment after its observation started) no later than when history
+ * began, so an as-of query from then finds it.
+ */
+const SPAN_FROM = (row: string) =>
+  `CASE WHEN ${row}.origin = 'baseline' THEN min(${row}.first_seen, coalesce((SELECT min(started_at) FROM observations), ${row}.first_seen)) ELSE ${row}.first_seen END`;
 
 const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -51,10 +58,10 @@ CREATE INDEX IF NOT EXISTS sightings_first ON sightings(first_seen);
 CREATE INDEX IF NOT EXISTS sightings_gone ON sightings(gone_at);
 CREATE VIRTUAL TABLE IF NOT EXISTS sightings_span USING rtree(id, from_t, to_t);
 CREATE TRIGGER IF NOT EXISTS sightings_span_insert AFTER INSERT ON sightings BEGIN
-  INSERT INTO sightings_span(id, from_t, to_t) VALUES (new.id, new.first_seen, coalesce(new.gone_at, ${OPEN_END}));
+  INSERT INTO sightings_span(id, from_t, to_t) VALUES (new.id, ${SPAN_FROM('new')}, coalesce(new.gone_at, ${OPEN_END}));
 END;
 CREATE TRIGGER IF NOT EXISTS sightings_span_update AFTER UPDATE OF first_seen, gone_at ON sightings BEGIN
-  UPDATE sightings_span SET from_t = new.first_seen, to_t = coalesce(new.gone_at, ${OPEN_END}) WHERE id = new.id;
+  UPDATE sightings_span SET from_t = ${SPAN_FROM('new')}, to_t = coalesce(new.gone_at, ${OPEN_END}) WHERE id = new.id;
 END;
 CREATE TRIGGER IF NOT EXISTS sightings_span_delete AFTER DELETE ON sightings BEGIN
   DELETE FROM sightings_span WHERE id = old.id;
@@ -99,7 +106,7 @@ function upgrade(db: HistoryDb): void {
   const columns = new Set((db.prepare('PRAGMA table_info(sightings)').all() as { name: string }[]).map((c) => c.name));
   if (!columns.has('thinned')) db.exec('ALTER TABLE sightings ADD COLUMN thinned INTEGER');
   const indexed = db.prepare('SELECT 1 FROM sightings_span LIMIT 1').get() !== undefined;
-  if (!indexed && db.prepare('SELECT 1 FROM sightings LIMIT 1').get() !== undefined) db.exec(`INSERT INTO sightings_span(id, from_t, to_t) SELECT id, first_seen, coalesce(gone_at, ${OPEN_END}) FROM sightings`);
+  if (!indexed && db.prepare('SELECT 1 FROM sightings LIMIT 1').get() !== undefined) db.exec(`INSERT INTO sightings_span(id, from_t, to_t) SELECT id, ${SPAN_FROM('sightings')}, coalesce(gone_at, ${OPEN_END}) FROM sightings`);
 }
 
 function openChecked(file: string): HistoryDb {

@@ -40,10 +40,11 @@ type Reason = { code: GoneReason['code'] | 'archived-status'; text: string; infe
 
 /**
  * The sightings open at @at: the R*Tree finds the few whose span holds the moment (its float bounds
- * are rounded outwards), the exact columns decide.
+ * are rounded outwards), the exact columns decide. A baseline sighting is the state when history
+ * began (@began), though its row was written a moment after: it counts from then.
  */
 const OPEN_AT_SQL = `SELECT s.* FROM sightings_span r JOIN sightings s ON s.id = r.id
-  WHERE r.from_t <= @at AND r.to_t >= @at AND s.first_seen <= @at AND (s.gone_at IS NULL OR s.gone_at > @at)`;
+  WHERE r.from_t <= @at AND r.to_t >= @at AND (s.first_seen <= @at OR (s.origin = 'baseline' AND @at >= @began)) AND (s.gone_at IS NULL OR s.gone_at > @at)`;
 
 const ACTIVE_SQL = ACTIVE_KINDS.map((k) => `'${k}'`).join(', ');
 const openAt = (s: Sighting, t: number) => s.first_seen <= t && (s.gone_at === null || s.gone_at > t);
@@ -127,7 +128,8 @@ export class HistoryQueries {
     const range = { since, until };
     const startedIn = this.db.prepare('SELECT * FROM sightings WHERE id IN (SELECT min(id) FROM sightings WHERE first_seen > @since AND first_seen <= @until GROUP BY tier, entry_id)').all(range) as Sighting[];
     const ended = this.db.prepare("SELECT * FROM sightings WHERE gone_at > @since AND gone_at <= @until AND (gone_reason IS NULL OR gone_reason != 'changed')").all(range) as Sighting[];
-    const openAt = (at: number) => this.db.prepare(OPEN_AT_SQL).all({ at }) as Sighting[];
+    const historyBegan = this.began() ?? Number.MAX_SAFE_INTEGER;
+    const openAt = (at: number) => this.db.prepare(OPEN_AT_SQL).all({ at, began: historyBegan }) as Sighting[];
     const byKey = new Map<string, Map<number, Sighting>>();
     const keyOf = (s: { tier: string; entry_id: string }) => `${s.tier}\u0000${s.entry_id}`;
     // (A version replaced in the range has its successor begin in it: that entry is among startedIn.)
@@ -205,8 +207,9 @@ export class HistoryQueries {
   asOf(moment: string, offset: number, limit: number): AsOfOutput {
     const at = this.resolve(moment);
     const began = this.began();
-    const total = (this.db.prepare(`SELECT count(*) AS n FROM (${OPEN_AT_SQL})`).get({ at }) as { n: number }).n;
-    const rows = this.db.prepare(`${OPEN_AT_SQL} ORDER BY s.tier, s.kind, s.entry_id LIMIT @limit OFFSET @offset`).all({ at, limit, offset }) as Sighting[];
+    const bind = { at, began: began ?? Number.MAX_SAFE_INTEGER };
+    const total = (this.db.prepare(`SELECT count(*) AS n FROM (${OPEN_AT_SQL})`).get(bind) as { n: number }).n;
+    const rows = this.db.prepare(`${OPEN_AT_SQL} ORDER BY s.tier, s.kind, s.entry_id LIMIT @limit OFFSET @offset`).all({ ...bind, limit, offset }) as Sighting[];
     let note: string | null = null;
     if (began === null || at < began) note = `before history began${began === null ? '' : ` (${iso(began)})`}: nothing is known`;
     else {
