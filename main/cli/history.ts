@@ -46,6 +46,7 @@ function printTimeline(result: TimelineOutput): void {
   for (const v of result.versions) {
     out(`${v.from} → ${v.to ?? 'now'}  ${v.kind} ${v.file}  (${v.origin})  sha256 ${v.sha256.slice(0, 12)}`);
     if (v.unobserved) out(`    ${v.unobserved.text}`);
+    if (v.thinned) out(`    ${v.thinned.text}`);
     for (const f of v.fields) out(`    ${f.field}: ${f.before ?? '(none)'} → ${f.after ?? '(none)'}`);
     if (v.end) out(`    ended: ${v.end.text}${v.end.inference ? ' (inferred)' : ''}`);
   }
@@ -79,6 +80,13 @@ export async function run(argv: string[]): Promise<number> {
     db.prepare('SELECT count(*) FROM sightings').get();
   } catch (error) {
     console.error(terminalLine(`swarm-console history: ${file} cannot be read (${(error as Error).message}); the console sets it aside the next time it opens this project`));
+    return 1;
+  }
+  // Read-only here: a history an earlier console wrote is upgraded (span index, thinned spans) by the
+  // next console or recorder that opens it.
+  if (!db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sightings_span'").get()) {
+    console.error(terminalLine(`swarm-console history: ${file} was written by an earlier console; open the project in the console or run \`swarm-console record\` once to upgrade it`));
+    db.close();
     return 1;
   }
   try {

@@ -15,6 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { HistoryService } from '../core/history/history-service';
 import type { BatchSummary } from '../core/history/recorder';
+import { thinningLine } from '../core/history/thinning';
 import { resolvePluginDataDir, currentPlatformEnv } from '../core/platform/paths/platform-data-dir';
 import { resolveWorkspacePaths } from '../core/platform/paths/workspace-paths';
 import { terminalLine } from '../core/platform/util/terminal-text';
@@ -80,6 +81,7 @@ export async function run(argv: string[]): Promise<number> {
       onBatch: (batch) => process.stdout.write(`${batchLine(batch)}\n`),
       onWaiting: (pid) => console.error(terminalLine(`another process is recording this workspace's history (pid ${pid ?? 'unknown'}); this one waits and takes over if it stops`)),
       onRecording: recording,
+      onThinned: (report) => console.error(terminalLine(thinningLine(report))),
     });
     if (history.status.setAside) console.error(terminalLine(`swarm-console record: the history database could not be read (${history.status.setAside.reason}); set aside as ${history.status.setAside.file}, history restarts`));
     await history.ready;

@@ -38,6 +38,13 @@ const FieldDiff = z.object({ field: z.string(), before: z.string().nullable(), a
 
 const Place = z.object({ tier: Tier, kind: EntryKind, storeKey: z.string(), file: z.string() });
 
+/**
+ * Set on a stretch the size budget thinned: it stands for `count` intermediate versions whose lines
+ * history no longer keeps (its `record` is null; `sha256` is the last of them). Optional: absent on
+ * versions history still holds.
+ */
+const Thinned = z.object({ count: z.number().int().min(1), text: z.string() }).nullable().optional();
+
 const ChangeRow = z.object({
   change: z.enum(['added', 'removed', 'changed']),
   id: z.string(),
@@ -70,10 +77,12 @@ const HistoricalEntry = Place.extend({
   id: z.string(),
   sha256: z.string(),
   since: Iso,
-  /** The entry's line as it was, parsed (null when the line was not a JSON object). */
+  /** The entry's line as it was, parsed (null when the line was not a JSON object, or was thinned). */
   record: z.record(z.string(), z.unknown()).nullable(),
   /** The line as the live table reads it (the core's one derivation of the columns); null when not a JSON object. */
   row: EntryItem.nullable(),
+  /** Set when the moment falls in a thinned stretch: which version it was is no longer known. */
+  thinned: Thinned,
 });
 
 const AsOfInput = z.object({ moment: Moment, offset: z.number().int().min(0).default(0), limit: z.number().int().min(1).max(5000).default(1000) }).strict();
@@ -97,6 +106,8 @@ const TimelineVersion = Place.extend({
   fields: z.array(FieldDiff),
   end: Reason.extend({ code: z.union([Reason.shape.code, z.literal('changed')]) }).nullable(),
   record: z.record(z.string(), z.unknown()).nullable(),
+  /** Set when this row is a thinned stretch ("12 intermediate versions thinned"), not one version. */
+  thinned: Thinned,
 });
 const TimelineOutput = z.object({ id: z.string(), versions: z.array(TimelineVersion) });
 

@@ -22,7 +22,22 @@ const HISTORY_SCHEMA_VERSION = 1;
  *   events, kept here because its event logs are 5,000-line FIFOs.
  * - `observations`: when a console or recorder was watching (gaps are the complement).
  * - `file_marks`: the state (mtime) of each store file history is up to date with.
+ * - `sightings_span`: an R*Tree over each sighting's [first_seen, gone_at] (kept by triggers), so
+ *   "what was there at time t" reads the few sightings open at t, not every one before t. Its
+ *   coordinates are 32-bit floats, rounded outwards: queries filter on the exact columns too.
+ * - `sightings.thinned`: set on a span that stands for that many intermediate versions the size
+ *   budget thinned (thinning.ts); their lines are no longer kept.
  */
+/** The end of a span still open, in `sightings_span` (later than any time history will see). */
+export const OPEN_END = 1e15;
+/**
+ * Where a sighting's span starts in `sightings_span`: its first_seen, or for a baseline sighting (the
+ * state when history began, written a moment after its observation started) no later than when history
+ * began, so an as-of query from then finds it.
+ */
+const SPAN_FROM = (row: string) =>
+  `CASE WHEN ${row}.origin = 'baseline' THEN min(${row}.first_seen, coalesce((SELECT min(started_at) FROM observations), ${row}.first_seen)) ELSE ${row}.first_seen END`;
+
 const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS versions (
@@ -34,12 +49,23 @@ CREATE TABLE IF NOT EXISTS sightings (
   entry_id TEXT NOT NULL, tier TEXT NOT NULL, kind TEXT NOT NULL, store_key TEXT NOT NULL,
   path TEXT NOT NULL, file TEXT NOT NULL, sha TEXT NOT NULL, status TEXT,
   origin TEXT NOT NULL, first_seen INTEGER NOT NULL, first_after INTEGER,
-  last_seen INTEGER, gone_at INTEGER, gone_after INTEGER, gone_reason TEXT, gone_detail TEXT, store_count INTEGER
+  last_seen INTEGER, gone_at INTEGER, gone_after INTEGER, gone_reason TEXT, gone_detail TEXT, store_count INTEGER,
+  thinned INTEGER
 );
 CREATE UNIQUE INDEX IF NOT EXISTS sightings_open ON sightings(path, entry_id) WHERE gone_at IS NULL;
 CREATE INDEX IF NOT EXISTS sightings_entry ON sightings(entry_id, first_seen);
 CREATE INDEX IF NOT EXISTS sightings_first ON sightings(first_seen);
 CREATE INDEX IF NOT EXISTS sightings_gone ON sightings(gone_at);
+CREATE VIRTUAL TABLE IF NOT EXISTS sightings_span USING rtree(id, from_t, to_t);
+CREATE TRIGGER IF NOT EXISTS sightings_span_insert AFTER INSERT ON sightings BEGIN
+  INSERT INTO sightings_span(id, from_t, to_t) VALUES (new.id, ${SPAN_FROM('new')}, coalesce(new.gone_at, ${OPEN_END}));
+END;
+CREATE TRIGGER IF NOT EXISTS sightings_span_update AFTER UPDATE OF first_seen, gone_at ON sightings BEGIN
+  UPDATE sightings_span SET from_t = ${SPAN_FROM('new')}, to_t = coalesce(new.gone_at, ${OPEN_END}) WHERE id = new.id;
+END;
+CREATE TRIGGER IF NOT EXISTS sightings_span_delete AFTER DELETE ON sightings BEGIN
+  DELETE FROM sightings_span WHERE id = old.id;
+END;
 CREATE TABLE IF NOT EXISTS moments (name TEXT PRIMARY KEY, at INTEGER NOT NULL, source TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS tombstones (
   event_key TEXT PRIMARY KEY, entry_id TEXT NOT NULL, tier TEXT, at INTEGER NOT NULL,
@@ -65,11 +91,22 @@ export interface OpenedHistory {
 }
 
 function configure(db: HistoryDb): void {
+  // Before the first table exists (a new file): pages freed by thinning can be handed back to the
+  // file system in small steps (thinning.ts) instead of only by a full VACUUM.
+  db.pragma('auto_vacuum = INCREMENTAL');
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   // Short: a write that finds another recorder's transaction in the way retries later instead of
   // holding up the thread that serves the live view (see recorder.ts).
   db.pragma('busy_timeout = 250');
+}
+
+/** What was added after a history was first created (the schema version stays: older files gain it). */
+function upgrade(db: HistoryDb): void {
+  const columns = new Set((db.prepare('PRAGMA table_info(sightings)').all() as { name: string }[]).map((c) => c.name));
+  if (!columns.has('thinned')) db.exec('ALTER TABLE sightings ADD COLUMN thinned INTEGER');
+  const indexed = db.prepare('SELECT 1 FROM sightings_span LIMIT 1').get() !== undefined;
+  if (!indexed && db.prepare('SELECT 1 FROM sightings LIMIT 1').get() !== undefined) db.exec(`INSERT INTO sightings_span(id, from_t, to_t) SELECT id, ${SPAN_FROM('sightings')}, coalesce(gone_at, ${OPEN_END}) FROM sightings`);
 }
 
 function openChecked(file: string): HistoryDb {
@@ -80,6 +117,7 @@ function openChecked(file: string): HistoryDb {
     const check = db.pragma('quick_check', { simple: true });
     if (check !== 'ok') throw new Error(`quick_check: ${String(check)}`);
     db.exec(SCHEMA_SQL);
+    upgrade(db);
     const row = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string } | undefined;
     if (!row) db.prepare("INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)").run(String(HISTORY_SCHEMA_VERSION));
     else if (Number(row.value) !== HISTORY_SCHEMA_VERSION) throw new Error(`schema version ${row.value}, this console reads ${HISTORY_SCHEMA_VERSION}`);

@@ -33,13 +33,26 @@ interface Sighting {
   gone_after: number | null;
   gone_reason: string | null;
   store_count: number | null;
+  /** Set on a span standing for this many thinned intermediate versions (thin-entry.ts). */
+  thinned: number | null;
 }
 
 type Reason = { code: GoneReason['code'] | 'archived-status'; text: string; inference: boolean };
 
+/**
+ * The sightings open at @at: the R*Tree finds the few whose span holds the moment (its float bounds
+ * are rounded outwards), the exact columns decide. A baseline sighting is the state when history
+ * began (@began), though its row was written a moment after: it counts from then.
+ */
+const OPEN_AT_SQL = `SELECT s.* FROM sightings_span r JOIN sightings s ON s.id = r.id
+  WHERE r.from_t <= @at AND r.to_t >= @at AND (s.first_seen <= @at OR (s.origin = 'baseline' AND @at >= @began)) AND (s.gone_at IS NULL OR s.gone_at > @at)`;
+
 const ACTIVE_SQL = ACTIVE_KINDS.map((k) => `'${k}'`).join(', ');
 const openAt = (s: Sighting, t: number) => s.first_seen <= t && (s.gone_at === null || s.gone_at > t);
 const place = (s: Sighting) => ({ tier: s.tier, kind: s.kind, storeKey: s.store_key, file: s.file });
+const thinnedText = (n: number) => `${n} intermediate version${n === 1 ? '' : 's'} thinned (not kept: history's size budget)`;
+/** The optional `thinned` field: only on a thinned span, absent on versions history holds. */
+const thinnedOf = (s: Sighting) => (s.thinned ? { thinned: { count: s.thinned, text: thinnedText(s.thinned) } } : {});
 const unobserved = (verb: string, after: number | null, at: number) => (after === null ? null : { from: iso(after), to: iso(at), text: unobservedText(verb, after, at) });
 /** Where an entry is at a moment: its active store first, else a side file. */
 const primary = (rows: Sighting[], t: number) => {
@@ -66,6 +79,11 @@ export class HistoryQueries {
 
   private record(sha: string) {
     return parseRecord(this.versions.text(sha));
+  }
+
+  /** A sighting's record; none for a thinned span (its versions are not kept). */
+  private recordOf(s: Sighting) {
+    return s.thinned ? null : this.record(s.sha);
   }
 
   private began(): number | null {
@@ -104,19 +122,37 @@ export class HistoryQueries {
   changes(sinceMoment: string, untilMoment: string): ChangesOutput {
     const since = this.resolve(sinceMoment);
     const until = this.resolve(untilMoment);
-    const keys = this.db
-      .prepare('SELECT DISTINCT tier, entry_id FROM sightings WHERE (first_seen > ? AND first_seen <= ?) OR (gone_at > ? AND gone_at <= ?)')
-      .all(since, until, since, until) as { tier: string; entry_id: string }[];
-    const bySighting = this.db.prepare('SELECT * FROM sightings WHERE tier = ? AND entry_id = ? ORDER BY id');
+    // Only the sightings that decide each entry's row (reading every sighting in a busy week costs
+    // more than everything else): those open at either end, the first that began in the range, those
+    // that ended in the range other than by a newer version, and the entry's first sighting (was it
+    // there when history began?).
+    const range = { since, until };
+    const startedIn = this.db.prepare('SELECT * FROM sightings WHERE id IN (SELECT min(id) FROM sightings WHERE first_seen > @since AND first_seen <= @until GROUP BY tier, entry_id)').all(range) as Sighting[];
+    const ended = this.db.prepare("SELECT * FROM sightings WHERE gone_at > @since AND gone_at <= @until AND (gone_reason IS NULL OR gone_reason != 'changed')").all(range) as Sighting[];
+    const historyBegan = this.began() ?? Number.MAX_SAFE_INTEGER;
+    const openAt = (at: number) => this.db.prepare(OPEN_AT_SQL).all({ at, began: historyBegan }) as Sighting[];
+    const byKey = new Map<string, Map<number, Sighting>>();
+    const keyOf = (s: { tier: string; entry_id: string }) => `${s.tier}\u0000${s.entry_id}`;
+    // (A version replaced in the range has its successor begin in it: that entry is among startedIn.)
+    for (const s of [...startedIn, ...ended]) if (!byKey.has(keyOf(s))) byKey.set(keyOf(s), new Map());
+    for (const s of [...startedIn, ...ended, ...openAt(since), ...openAt(until)]) byKey.get(keyOf(s))?.set(s.id, s);
+    const firstOf = this.db.prepare('SELECT * FROM sightings WHERE tier = ? AND entry_id = ? ORDER BY first_seen, id LIMIT 1');
+    const keys = [...byKey.keys()].map((key) => {
+      const [tier, entryId] = key.split('\u0000') as [string, string];
+      const rows = byKey.get(key)!;
+      const first = firstOf.get(tier, entryId) as Sighting;
+      rows.set(first.id, first);
+      return { tier, entry_id: entryId, all: [...rows.values()].sort((a, b) => a.id - b.id) };
+    });
     const rows: ChangesOutput['rows'] = [];
     for (const key of keys) {
-      const all = bySighting.all(key.tier, key.entry_id) as Sighting[];
+      const all = key.all;
       // An entry present when history began counts as there at any earlier `since`.
       const baseline = all[0]?.origin === 'baseline' && all[0].first_seen > since ? all[0] : null;
       const before = primary(all, since) ?? baseline;
       const after = primary(all, until);
       const lessonOf = (s: Sighting) => {
-        const lesson = this.record(s.sha)?.lesson;
+        const lesson = this.recordOf(s)?.lesson;
         return typeof lesson === 'string' ? lesson : null;
       };
       const removed = (left: Sighting) => {
@@ -136,9 +172,13 @@ export class HistoryQueries {
         continue;
       }
       if (before.sha === after.sha && before.path === after.path) continue;
-      const beforeRecord = this.record(before.sha);
-      const afterRecord = this.record(after.sha);
-      const fields = fieldDiff(beforeRecord, afterRecord);
+      const beforeRecord = this.recordOf(before);
+      const afterRecord = this.recordOf(after);
+      // A moment inside a thinned stretch has no version to compare: say so instead of a diff.
+      const fields =
+        before.thinned || after.thinned
+          ? [{ field: '(thinned)', before: before.thinned ? `one of ${thinnedText(before.thinned)}` : null, after: after.thinned ? `one of ${thinnedText(after.thinned)}` : null }]
+          : fieldDiff(beforeRecord, afterRecord);
       if (before.path !== after.path) fields.unshift({ field: '(store file)', before: before.file, after: after.file });
       const becameArchived = afterRecord?.status === 'archived' && beforeRecord?.status !== 'archived';
       rows.push({
@@ -168,12 +208,9 @@ export class HistoryQueries {
   asOf(moment: string, offset: number, limit: number): AsOfOutput {
     const at = this.resolve(moment);
     const began = this.began();
-    // A baseline sighting is the state when history began, though its row was written a moment after
-    // the observation started: it counts from then (as `changes` does), so "as of when history began" is not empty.
-    const where = "(first_seen <= @at OR (origin = 'baseline' AND @at >= @began)) AND (gone_at IS NULL OR gone_at > @at)";
     const bind = { at, began: began ?? Number.MAX_SAFE_INTEGER };
-    const total = (this.db.prepare(`SELECT count(*) AS n FROM sightings WHERE ${where}`).get(bind) as { n: number }).n;
-    const rows = this.db.prepare(`SELECT * FROM sightings WHERE ${where} ORDER BY tier, kind, entry_id LIMIT @limit OFFSET @offset`).all({ ...bind, limit, offset }) as Sighting[];
+    const total = (this.db.prepare(`SELECT count(*) AS n FROM (${OPEN_AT_SQL})`).get(bind) as { n: number }).n;
+    const rows = this.db.prepare(`${OPEN_AT_SQL} ORDER BY s.tier, s.kind, s.entry_id LIMIT @limit OFFSET @offset`).all({ ...bind, limit, offset }) as Sighting[];
     let note: string | null = null;
     if (began === null || at < began) note = `before history began${began === null ? '' : ` (${iso(began)})`}: nothing is known`;
     else {
@@ -184,8 +221,8 @@ export class HistoryQueries {
       moment: { moment, at: iso(at) },
       total,
       entries: rows.map((s, i) => {
-        const record = this.record(s.sha);
-        return { ...place(s), id: s.entry_id, sha256: s.sha, since: iso(s.first_seen), record, row: historicalItem(record, place(s), s.kind, offset + i) };
+        const record = this.recordOf(s);
+        return { ...place(s), id: s.entry_id, sha256: s.sha, since: iso(s.first_seen), record, row: historicalItem(record, place(s), s.kind, offset + i), ...thinnedOf(s) };
       }),
       note,
       historyBegan: began === null ? null : iso(began),
@@ -196,9 +233,10 @@ export class HistoryQueries {
     const rows = this.db.prepare('SELECT * FROM sightings WHERE entry_id = ? ORDER BY first_seen, id').all(id) as Sighting[];
     let previous: Record<string, unknown> | null = null;
     const versions = rows.map((s) => {
-      const record = this.record(s.sha);
-      const fields = previous === null ? [] : fieldDiff(previous, record);
-      previous = record;
+      const record = this.recordOf(s);
+      // A thinned span shows no diff; the next kept version is compared with the last kept before it.
+      const fields = previous === null || s.thinned ? [] : fieldDiff(previous, record);
+      if (!s.thinned) previous = record;
       const end = s.gone_at === null ? null : s.gone_reason === 'changed' ? { code: 'changed' as const, text: 'replaced by a newer version', inference: false } : this.endOf(s);
       return {
         ...place(s),
@@ -210,6 +248,7 @@ export class HistoryQueries {
         fields,
         end,
         record,
+        ...thinnedOf(s),
       };
     });
     return { id, versions };

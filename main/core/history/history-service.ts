@@ -7,6 +7,8 @@ import { openHistoryDb, type HistoryDb, type HistoryDbStatus } from './history-d
 import { HistoryRecorder, type BatchSummary } from './recorder';
 import type { Caps, ConsoleQuarantine } from './disappearance';
 import { HistoryLease } from './history-lease';
+import { HistoryThinner, type ThinReport } from './thinning';
+import { loadConsoleSettings } from '../platform/config/console-settings';
 
 const HEARTBEAT_MS = 30_000;
 /** How often a process without the lease tries to take it (its holder may have stopped). */
@@ -23,6 +25,10 @@ export interface HistoryOptions {
   onWaiting?: (holderPid: number | null) => void;
   /** This process took the lease and has caught up: it records from now on. */
   onRecording?: () => void;
+  /** The history's size budget; default: `history.budget_mb` of the console's settings (200 MB). */
+  budgetBytes?: number;
+  /** A thinning pass finished (the recorder prints one line for it). */
+  onThinned?: (report: ThinReport) => void;
   now?: () => number;
 }
 
@@ -57,6 +63,9 @@ export class HistoryService {
   readonly db: HistoryDb;
   readonly status: HistoryDbStatus;
   readonly recorder: HistoryRecorder;
+  /** Keeps history within its size budget, checked after every recorded batch (thinning.ts). */
+  readonly thinner: HistoryThinner;
+  readonly budgetBytes: number;
   readonly ready: Promise<void>;
   readonly caps: Caps;
   /** When this person last had the workspace open, as it was when this session began. */
@@ -83,12 +92,20 @@ export class HistoryService {
     this.caps = capsOf(index.workspacePaths.projectDir);
     this.lastLooked = (this.db.prepare("SELECT at FROM moments WHERE name = 'last-looked'").get() as { at: number } | undefined)?.at ?? null;
     this.lease = new HistoryLease(this.file, () => this.leaseLost());
+    const settings = loadConsoleSettings(options.userDataDir);
+    for (const problem of settings.problems) console.warn(`[history] ${problem}`);
+    this.budgetBytes = options.budgetBytes ?? settings.history.budgetBytes;
+    this.thinner = new HistoryThinner(this.db, this.budgetBytes, this.now, options.onThinned, () => this.lease.held && !this.closing);
     this.recorder = new HistoryRecorder(
       this.db,
       index.db,
       { now: this.now, catchingUpFrom: () => (this.catchingUp ? { from: this.resumedFrom } : null) },
       { caps: this.caps, quarantines: () => consoleQuarantines(options.userDataDir) },
-      options.onBatch,
+      (summary) => {
+        options.onBatch?.(summary);
+        // Three header reads per batch; over budget, a thinning pass starts in the background.
+        this.thinner.check();
+      },
     );
     this.recorder.pause();
     this.detach = index.onChange((change) => {
@@ -170,6 +187,7 @@ export class HistoryService {
     }
     await this.recorder.drain();
     this.catchingUp = false;
+    this.thinner.check();
     this.touch();
   }
 
@@ -188,6 +206,7 @@ export class HistoryService {
     await this.ready;
     await this.index.idle();
     await this.recorder.drain();
+    await this.thinner.idle();
   }
 
   async close(): Promise<void> {
@@ -199,6 +218,7 @@ export class HistoryService {
     await this.ready.catch(() => undefined);
     await this.recorder.drain().catch(() => undefined);
     this.recorder.close();
+    await this.thinner.stop();
     this.touch();
     await this.lease.dispose();
     if (this.options.role === 'app') {

@@ -33,14 +33,20 @@ export class VersionStore {
     return text;
   }
 
-  /** Stores a version once (content-addressed), as a delta against `previousSha` when that is smaller. */
+  /**
+   * Stores a version once (content-addressed), as a delta when that is smaller: against the plain
+   * version the previous one is a delta of (or the previous one itself when it is plain), so a read
+   * inflates at most two lines however long the entry's history (as-of and Changes decode many).
+   */
   write(sha: string, entryId: string, text: string, previousSha: string | null, now: number): void {
     if (this.depthOf.get(sha)) return;
     let previous: { sha: string; text: string; depth: number } | null = null;
     if (previousSha && previousSha !== sha) {
-      const prevText = this.text(previousSha);
-      const depth = (this.depthOf.get(previousSha) as { depth: number } | undefined)?.depth;
-      if (prevText !== null && depth !== undefined) previous = { sha: previousSha, text: prevText, depth };
+      const prev = this.get.get(previousSha) as VersionRow | undefined;
+      const keyframe = prev && prev.depth > 0 && prev.base_sha !== null ? prev.base_sha : previousSha;
+      const keyText = this.text(keyframe);
+      const depth = (this.depthOf.get(keyframe) as { depth: number } | undefined)?.depth;
+      if (keyText !== null && depth !== undefined && keyframe !== sha) previous = { sha: keyframe, text: keyText, depth };
     }
     const encoded = encodeVersion(text, previous);
     this.put.run(sha, entryId, encoded.base, encoded.depth, Buffer.byteLength(text), encoded.data, now);
