@@ -1,11 +1,17 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import nodePath from 'node:path';
 import { openIndex, type IndexDb } from '../../main/core/store-index/open-index';
+import { lineHash } from '../../main/core/store-index/stored-lines';
 import type { HistoryDb } from '../../main/core/history/history-db';
 import { HistoryRecorder, type BatchSummary } from '../../main/core/history/recorder';
 
 /**
- * A store the history recorder follows without files or waiting: the store index's rows are written
- * as its ingest writes them (an in-memory index), the recorder is told as the index tells it, and the
- * clock is the test's. Months of plugin writes take seconds, through the recorder's real code.
+ * A store the history recorder follows without waiting: the store index's rows are written as its
+ * ingest writes them (an in-memory index whose rows point at lines of a real file in a temp folder,
+ * as the lean index's do), the recorder is told as the index tells it, and the clock is the test's.
+ * Months of plugin writes take seconds, through the recorder's real code. The file only grows: a
+ * changed entry's new line is appended and its old row dropped, which is all the index rows say.
  *
  * A changed entry is written as the last line of the store (the index then reports the append from
  * that line, so the recorder reads one row); `rewrite()` reports a whole re-read, as after the
@@ -23,6 +29,9 @@ export class SimulatedStore {
   private nextLine = 1;
   private baseline = true;
   private readonly fileId = 1;
+  /** The real file the index rows point into (`path` is placed under a temp folder). */
+  readonly file: string;
+  private size = 0;
 
   constructor(
     readonly history: HistoryDb,
@@ -32,10 +41,13 @@ export class SimulatedStore {
     readonly name = '.swarm/knowledge.jsonl',
     readonly tier: 'swarm' | 'hive' = 'swarm',
   ) {
+    this.file = nodePath.join(fs.mkdtempSync(nodePath.join(os.tmpdir(), 'simulated-store-')), path);
+    fs.mkdirSync(nodePath.dirname(this.file), { recursive: true });
+    fs.writeFileSync(this.file, '');
     this.index = openIndex(':memory:').db;
     this.index
       .prepare("INSERT INTO files(id, path, store_key, tier, name, status, mtime_ms, records) VALUES (?, ?, ?, ?, ?, 'ok', ?, 0)")
-      .run(this.fileId, path, storeKey, tier, name, clock.t);
+      .run(this.fileId, this.file, storeKey, tier, name, clock.t);
     this.recorder = new HistoryRecorder(
       history,
       this.index,
@@ -49,15 +61,17 @@ export class SimulatedStore {
     const previous = this.rowOf.get(record.id);
     if (previous !== undefined) {
       this.index.prepare('DELETE FROM entries WHERE rid = ?').run(previous);
-      this.index.prepare('DELETE FROM entries_raw WHERE rid = ?').run(previous);
     }
     const line = this.nextLine++;
+    const text = JSON.stringify(record);
+    const bytes = Buffer.byteLength(text) + 1;
+    fs.appendFileSync(this.file, `${text}\n`);
     const rid = Number(
       this.index
-        .prepare("INSERT INTO entries(file_id, store_key, collection, line, offset, id, tier, status) VALUES (?, ?, 'active', ?, 0, ?, ?, ?)")
-        .run(this.fileId, this.storeKey, line, record.id, this.tier, (record as { status?: string }).status ?? null).lastInsertRowid,
+        .prepare("INSERT INTO entries(file_id, store_key, collection, line, offset, bytes, hash, id, tier, status) VALUES (?, ?, 'active', ?, ?, ?, ?, ?, ?, ?)")
+        .run(this.fileId, this.storeKey, line, this.size, bytes, lineHash(text), record.id, this.tier, (record as { status?: string }).status ?? null).lastInsertRowid,
     );
-    this.index.prepare('INSERT INTO entries_raw(rid, raw) VALUES (?, ?)').run(rid, JSON.stringify(record));
+    this.size += bytes;
     this.rowOf.set(record.id, rid);
     return line;
   }
@@ -70,7 +84,7 @@ export class SimulatedStore {
   async open(records: { id: string }[]): Promise<void> {
     for (const record of records) this.put(record);
     this.settle();
-    this.recorder.enqueue({ storeKey: this.storeKey, file: this.name, path: this.path, kind: 'rewritten', count: records.length, fileId: this.fileId, fromLine: 1 });
+    this.recorder.enqueue({ storeKey: this.storeKey, file: this.name, path: this.file, kind: 'rewritten', count: records.length, fileId: this.fileId, fromLine: 1 });
     await this.record();
     this.baseline = false;
   }
@@ -79,7 +93,7 @@ export class SimulatedStore {
   async update(...records: { id: string }[]): Promise<void> {
     const lines = records.map((record) => this.put(record));
     this.settle();
-    this.recorder.enqueue({ storeKey: this.storeKey, file: this.name, path: this.path, kind: 'appended', count: records.length, fileId: this.fileId, fromLine: Math.min(...lines) });
+    this.recorder.enqueue({ storeKey: this.storeKey, file: this.name, path: this.file, kind: 'appended', count: records.length, fileId: this.fileId, fromLine: Math.min(...lines) });
     await this.record();
   }
 
@@ -89,12 +103,11 @@ export class SimulatedStore {
     for (const [id, rid] of [...this.rowOf]) {
       if (keep.has(id)) continue;
       this.index.prepare('DELETE FROM entries WHERE rid = ?').run(rid);
-      this.index.prepare('DELETE FROM entries_raw WHERE rid = ?').run(rid);
       this.rowOf.delete(id);
     }
     for (const record of records) this.put(record);
     this.settle();
-    this.recorder.enqueue({ storeKey: this.storeKey, file: this.name, path: this.path, kind: 'rewritten', count: records.length, fileId: this.fileId, fromLine: 1 });
+    this.recorder.enqueue({ storeKey: this.storeKey, file: this.name, path: this.file, kind: 'rewritten', count: records.length, fileId: this.fileId, fromLine: 1 });
     await this.record();
   }
 
@@ -110,5 +123,6 @@ export class SimulatedStore {
   close(): void {
     this.recorder.close();
     this.index.close();
+    fs.rmSync(nodePath.dirname(this.file), { recursive: true, force: true });
   }
 }
