@@ -304,11 +304,13 @@ export class HistoryRecorder {
     const now = this.clock.now();
     const seen = new Set<string>();
     let next = fromLine;
+    let slices = 0;
     for (let page = removed ? [] : this.readPage(file!, next); page.length > 0; page = this.readPage(file!, next)) {
       next = page[page.length - 1]!.line + 1;
       summary.read += page.length;
       for (let start = 0; start < page.length; ) {
-        await new Promise((resolve) => setImmediate(resolve));
+        // Between two slices, not before the first: a one-line change is recorded without waiting a turn.
+        if (slices++ > 0) await new Promise((resolve) => setImmediate(resolve));
         if (this.paused) return;
         start = this.write(() => this.recordSlice(page, start, { change, file: file!, kind: kindOf(def?.collection ?? 'active', file!.tier), readState, origin, after, now, seen }, summary));
       }
