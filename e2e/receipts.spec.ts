@@ -121,11 +121,12 @@ test.describe('an operator checks whether the agent honoured what it was shown',
     await expect(applied.getByTestId('funnel-answered')).toHaveText('7');
     await expect(applied.getByTestId('funnel-acknowledged')).toHaveText('0');
 
-    // Phases: completion comes from the legacy outcome events; the current phase has none yet.
+    // Phases: completion comes from the legacy outcome events; the current phase (5) has none yet.
     await page.getByTestId('tab-phases').click();
     await expect(page.locator('[data-testid=phase-row][data-phase="Phase 1"]').getByTestId('phase-state')).toHaveText('completed (outcome events)');
     await expect(page.locator('[data-testid=phase-row][data-phase="Phase 2"]')).toContainText('outcome: failure');
-    await expect(page.locator('[data-testid=phase-row][data-phase="Phase 4"]').getByTestId('phase-state')).toHaveText('not completed yet (no close record, no outcome events)');
+    await expect(page.locator('[data-testid=phase-row][data-phase="Phase 4"]').getByTestId('phase-state')).toHaveText('completed (outcome events)');
+    await expect(page.locator('[data-testid=phase-row][data-phase="Phase 5"]').getByTestId('phase-state')).toHaveText('not completed yet (no close record, no outcome events)');
   });
 
   test('sees exactly where a corrupted journal breaks, live, and the console never touches it', async ({ page }) => {

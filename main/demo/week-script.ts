@@ -27,6 +27,26 @@ export interface WeekFacts {
   confidence: string[];
 }
 
+/** Where a demo project's stores are, and what its week invents. */
+export interface WeekInput {
+  /** The knowledge store's folder (`.swarm`, or the link dir of a linked project). */
+  storeDir: string;
+  /** The folder of the project's `events.jsonl` (its `.swarm`). */
+  eventsDir: string;
+  hiveDir: string;
+  now: number;
+  seed: number;
+  /** The project's `swarm_max_entries`: the store is at it when the week's additions evict. */
+  cap: number;
+  project: string;
+  /** Lessons the store held before the week and lost to its cap (oldest first). */
+  evictedLessons: readonly InventedLesson[];
+  /** A TODO the last phase close sweeps (none: no TODO is swept). */
+  sweptTodo: InventedLesson | null;
+  /** Default LAST_LOOKED_BEFORE_ANCHOR. */
+  lastLookedBeforeAnchor?: number;
+}
+
 export interface DemoWeek {
   start: number;
   end: number;
@@ -37,21 +57,30 @@ export interface DemoWeek {
   facts: WeekFacts;
 }
 
-const STRIP_QUARANTINE = ['original_status', 'quarantine_reason', 'quarantined_at', 'reported_by', 'quarantine_token12', 'quarantine_backup', 'original_line_sha256'];
+const STRIP_QUARANTINE = ['unactionable_reason', 'original_status', 'quarantine_reason', 'quarantined_at', 'reported_by', 'quarantine_token12', 'quarantine_backup', 'original_line_sha256'];
 /** The plugin's writes are replayed twice a day: fine enough for a week, few enough to replay in seconds. */
 const BURST_MS = 12 * HOUR;
 const round2 = (x: number) => Math.round(x * 100) / 100;
 const ms = (value: unknown) => (typeof value === 'string' ? Date.parse(value) : Number.NaN);
 
-/** Lessons the store held before the week and lost to it (not in the generated stores: nothing else names them). */
-const EVICTED_LESSONS = [
+/** A lesson the week invents (it is in no generated store: nothing else names it). */
+export interface InventedLesson {
+  lesson: string;
+  category: string;
+  status: string;
+  confidence: number;
+  tags: string[];
+}
+
+/** billing-api's lessons the store held before the week and lost to it. */
+export const BILLING_EVICTED_LESSONS: InventedLesson[] = [
   { lesson: 'Derive Stripe idempotency keys from the invoice id, never from a random value generated per retry.', category: 'integration', status: 'established', confidence: 0.85, tags: ['stripe', 'idempotency'] },
   { lesson: 'When the ledger export fails midway, rerun it from the last committed batch id, not from the start of the day.', category: 'process', status: 'candidate', confidence: 0.7, tags: ['ledger', 'export'] },
   { lesson: 'Store money as integer minor units in the billing tables; convert at the API edge and never persist floats.', category: 'architecture', status: 'established', confidence: 0.8, tags: ['money', 'schema'] },
 ];
-const SWEPT_TODO = { lesson: 'TODO: replace the hand-rolled retry loop in invoice-sync with the shared backoff helper.', category: 'todo', status: 'candidate', confidence: 0.5, tags: ['todo', 'retry'] };
+export const BILLING_SWEPT_TODO: InventedLesson = { lesson: 'TODO: replace the hand-rolled retry loop in invoice-sync with the shared backoff helper.', category: 'todo', status: 'candidate', confidence: 0.5, tags: ['todo', 'retry'] };
 
-function inventedLine(id: string, spec: (typeof EVICTED_LESSONS)[number], createdMs: number, phasesAlive: number, project: string): string {
+function inventedLine(id: string, spec: InventedLesson, createdMs: number, phasesAlive: number, project: string): string {
   const zero = { applied_count: 0, succeeded_after_count: 0, failed_after_count: 0, shown_count: 0, acknowledged_count: 0, applied_explicit_count: 0, ignored_count: 0, violated_count: 0, contradicted_count: 0, succeeded_after_shown_count: 0, failed_after_shown_count: 0 };
   return JSON.stringify({
     id, tier: 'swarm', lesson: spec.lesson, category: spec.category, tags: spec.tags, scope: 'global', confidence: spec.confidence, status: spec.status,
@@ -68,6 +97,8 @@ function beforeQuarantine(line: string): string {
   return JSON.stringify(restored);
 }
 
+/** The plugin's quarantine sidecars beside a store (docs/plugin-formats.md#other-swarm-family-files). */
+const SIDECARS = ['knowledge-quarantined.jsonl', 'knowledge-unactionable.jsonl'];
 const read = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '');
 const records = (text: string) => splitLines(text).map((line) => JSON.parse(line) as Rec);
 
@@ -82,23 +113,23 @@ const records = (text: string) => splitLines(text).map((line) => JSON.parse(line
  *   past 3 phases, verdict feedback moves confidences at each phase close (+0.03 / −0.05, docs/plugin-formats.md#lifecycle);
  * - the hive's entries updated in the week were rewritten then (+0.03 confidence), and its tombstones applied.
  */
-export function scriptDemoWeek(input: { projectDir: string; hiveDir: string; now: number; seed: number; cap: number; project: string }): DemoWeek {
+export function scriptDemoWeek(input: WeekInput): DemoWeek {
   const end = input.now;
   const start = end - WEEK_MS;
   const inWeek = (t: number) => t > start && t <= end;
-  const swarmDir = path.join(input.projectDir, '.swarm');
+  const swarmDir = input.storeDir;
   const at = (dir: string, name: string) => path.join(dir, name);
   const facts: WeekFacts = { evicted: [], todoSwept: null, ttlArchived: [], quarantined: [], tombstoned: [], added: [], confidence: [] };
 
   const logs = [
     appendOnly(at(swarmDir, 'knowledge-events.jsonl'), read(at(swarmDir, 'knowledge-events.jsonl')), 'timestamp'),
     appendOnly(at(swarmDir, 'knowledge-application.jsonl'), read(at(swarmDir, 'knowledge-application.jsonl')), 'timestamp'),
-    appendOnly(at(swarmDir, 'events.jsonl'), read(at(swarmDir, 'events.jsonl')), 'timestamp'),
+    appendOnly(at(input.eventsDir, 'events.jsonl'), read(at(input.eventsDir, 'events.jsonl')), 'timestamp'),
     appendOnly(at(swarmDir, 'knowledge-rejected.jsonl'), read(at(swarmDir, 'knowledge-rejected.jsonl')), 'rejected_at'),
-    appendOnly(at(swarmDir, 'knowledge-quarantined.jsonl'), read(at(swarmDir, 'knowledge-quarantined.jsonl')), 'quarantined_at'),
+    ...SIDECARS.map((name) => appendOnly(at(swarmDir, name), read(at(swarmDir, name)), 'quarantined_at')),
     appendOnly(at(input.hiveDir, 'shared-knowledge-events.jsonl'), read(at(input.hiveDir, 'shared-knowledge-events.jsonl')), 'timestamp'),
     appendOnly(at(input.hiveDir, 'shared-learnings-quarantined.jsonl'), read(at(input.hiveDir, 'shared-learnings-quarantined.jsonl')), 'quarantined_at'),
-  ];
+  ].filter((log) => fs.existsSync(log.path));
 
   const events = records(read(at(swarmDir, 'knowledge-events.jsonl')));
   const application = records(read(at(swarmDir, 'knowledge-application.jsonl')));
@@ -174,7 +205,7 @@ export function scriptDemoWeek(input: { projectDir: string; hiveDir: string; now
 
   // Lessons that left during the week: moved to the sidecar, the swept TODO, and the cap's evictions.
   const leaving: TrackedEntry[] = [];
-  for (const line of splitLines(read(at(swarmDir, 'knowledge-quarantined.jsonl')))) {
+  for (const line of SIDECARS.flatMap((name) => splitLines(read(at(swarmDir, name))))) {
     const r = JSON.parse(line) as Rec;
     const t = ms(r.quarantined_at);
     if (!inWeek(t) || byId.has(String(r.id))) continue;
@@ -183,17 +214,17 @@ export function scriptDemoWeek(input: { projectDir: string; hiveDir: string; now
   }
   const rng = createRng(input.seed, 'demo-week');
   const lastClose = Math.max(...closes.map((e) => ms(e.timestamp)));
-  const firstCreated = finalLines.length ? ms((JSON.parse(finalLines[0] as string) as Rec).created_at) : start - 200 * DAY;
-  if (Number.isFinite(lastClose)) {
-    const todo = tracked(inventedLine(rng.uuid(), SWEPT_TODO, start - 20 * DAY, 3, input.project), Number.NEGATIVE_INFINITY, lastClose);
+  const firstCreated = finalLines.length ? Math.min(...finalLines.map((line) => ms((JSON.parse(line) as Rec).created_at))) : start - 200 * DAY;
+  if (Number.isFinite(lastClose) && input.sweptTodo) {
+    const todo = tracked(inventedLine(rng.uuid(), input.sweptTodo, start - 20 * DAY, 3, input.project), Number.NEGATIVE_INFINITY, lastClose);
     leaving.push(todo);
     facts.todoSwept = todo.id;
   }
-  const evicted = EVICTED_LESSONS.map((spec, i) => tracked(inventedLine(rng.uuid(), spec, firstCreated - (EVICTED_LESSONS.length - i) * DAY, 4, input.project)));
+  const lessons = input.evictedLessons;
+  const evicted = lessons.map((spec, i) => tracked(inventedLine(rng.uuid(), spec, firstCreated - (lessons.length - i) * DAY, 4, input.project)));
   scheduleEvictions(swarm, leaving, evicted, input.cap, finalLines.length);
   facts.evicted = evicted.map((e) => ({ id: e.id, lesson: String(recordOf(e).lesson), at: e.until }));
-  const createdOf = (e: TrackedEntry) => String(recordOf(e).created_at);
-  const projectStore = [...evicted, ...swarm, ...leaving].map((e, i) => ({ e, i })).sort((a, b) => createdOf(a.e).localeCompare(createdOf(b.e)) || a.i - b.i).map(({ e }) => e);
+  const projectStore = insertByCreation(swarm, [...evicted, ...leaving]);
 
   const hive = hiveEntries(input.hiveDir, inWeek, facts);
   const files = [...logs, entryStore(knowledgeFile, projectStore), entryStore(at(input.hiveDir, 'shared-learnings.jsonl'), hive)];
@@ -218,7 +249,21 @@ export function scriptDemoWeek(input: { projectDir: string; hiveDir: string; now
     bursts.set(burst, Math.max(t, bursts.get(burst) ?? t));
   }
   for (const t of bursts.values()) moments.add(t);
-  return { start, end, lastLooked: end - LAST_LOOKED_BEFORE_ANCHOR, times: [...moments].sort((a, b) => a - b), files, facts };
+  return { start, end, lastLooked: end - (input.lastLookedBeforeAnchor ?? LAST_LOOKED_BEFORE_ANCHOR), times: [...moments].sort((a, b) => a - b), files, facts };
+}
+
+/**
+ * The store's lines over the week in file order: the generated lines keep their order, and each line gone by the end
+ * goes before the first line created after it (the plugin appends, so a store's lines run in creation order).
+ */
+function insertByCreation(stay: readonly TrackedEntry[], gone: readonly TrackedEntry[]): TrackedEntry[] {
+  const createdOf = (e: TrackedEntry) => String((JSON.parse(e.line) as Rec).created_at);
+  const all = [...stay];
+  for (const entry of gone) {
+    const index = all.findIndex((e) => createdOf(e) > createdOf(entry));
+    all.splice(index === -1 ? all.length : index, 0, entry);
+  }
+  return all;
 }
 
 /**
@@ -267,15 +312,12 @@ function hiveEntries(hiveDir: string, inWeek: (t: number) => boolean, facts: Wee
     entry.patches.push({ at: t, undo: (r) => ({ ...r, status: previous }) });
     facts.tombstoned.push(entry.id);
   }
-  const all = [...entries];
+  const moved: TrackedEntry[] = [];
   for (const line of splitLines(read(path.join(hiveDir, 'shared-learnings-quarantined.jsonl')))) {
     const r = JSON.parse(line) as Rec;
     if (!inWeek(ms(r.quarantined_at)) || byId.has(String(r.id))) continue;
-    const moved = tracked(beforeQuarantine(line), Number.NEGATIVE_INFINITY, ms(r.quarantined_at));
-    const created = String(r.created_at);
-    const index = all.findIndex((e) => String((JSON.parse(e.line) as Rec).created_at) > created);
-    all.splice(index === -1 ? all.length : index, 0, moved);
-    facts.quarantined.push(moved.id);
+    moved.push(tracked(beforeQuarantine(line), Number.NEGATIVE_INFINITY, ms(r.quarantined_at)));
+    facts.quarantined.push(String(r.id));
   }
-  return all;
+  return insertByCreation(entries, moved);
 }

@@ -78,7 +78,8 @@ describe('receipts on a released-plugin project (legacy logs only)', () => {
       ['Phase 1', 'completed_legacy', 'success', true],
       ['Phase 2', 'completed_legacy', 'failure', true],
       ['Phase 3', 'completed_legacy', 'success', true],
-      ['Phase 4', 'no_close_record', null, false],
+      ['Phase 4', 'completed_legacy', 'success', true],
+      ['Phase 5', 'no_close_record', null, false],
     ]);
     expect(phases[0]?.ackRequired).toBeGreaterThan(0);
   });

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { DAY, HOUR, iso } from '../clock';
-import { type EntryDraft, entryLine, entryRecord } from '../entry-model';
+import { type EntryDraft, entryLine, entryRecord, zeroCounters } from '../entry-model';
 import { LessonDealer } from '../lesson-corpus';
 import { writeJsonLines, writePrettyJson, writeText } from '../line-writer';
 import { createRng } from '../rng';
@@ -13,7 +13,7 @@ import { buildReleasedStory } from './story';
 export { RELEASED_IDS, RELEASED_LINK_ID, RELEASED_PROJECT, RELEASED_WORKTREE } from './ids';
 
 /** Bump when the released demo's content changes, so existing demo folders are regenerated. */
-export const RELEASED_DEMO_VERSION = 1;
+export const RELEASED_DEMO_VERSION = 2;
 
 export interface ReleasedDemoLocation {
   projectDir: string;
@@ -37,6 +37,13 @@ export function generateReleasedDemo(demoRoot: string, seed: number, now: number
   const rng = createRng(seed, 'released');
   const dealer = new LessonDealer(rng.fork('lessons'));
   const story = buildReleasedStory(rng.fork('story'), dealer, now);
+  // Added in Phase 5, four hours before the anchor (the newest line: the plugin appends).
+  story.entries.push({
+    id: ID.addedInPhase5, tier: 'swarm', lesson: 'Reserve stock per warehouse in one statement; a read-then-write pair lets two orders take the last unit.',
+    category: 'architecture', tags: ['reservations', 'concurrency'], scope: 'global', confidence: 0.5, status: 'candidate', confirmed_by: [],
+    created_at: iso(now - 4 * HOUR), updated_at: iso(now - 4 * HOUR), shape: 'v2', counters: zeroCounters(),
+    legacy: { applied_count: 0, succeeded_after_count: 0, failed_after_count: 0 }, project_name: RELEASED_PROJECT, phases_alive: 0,
+  });
 
   // The plugin bumps the stored counters on every shown line and marker, so stored = rolled up.
   const rollups = computeRollups({}, story.events, story.application);
@@ -79,7 +86,11 @@ export function generateReleasedDemo(demoRoot: string, seed: number, now: number
   writeJsonLines(path.join(location.worktreeDir, '.swarm', 'events.jsonl'), story.gateLines.hotfix);
   writeJsonLines(path.join(swarm, 'unacknowledged-criticals.jsonl'), story.unacknowledged);
   writePrettyJson(path.join(swarm, '.knowledge-shown.json'), story.shownThisPhase);
-  writePrettyJson(path.join(location.projectDir, '.opencode', 'opencode-swarm.json'), { knowledge_application: { enabled: true, mode: 'warn', critical_requires_ack: true } });
+  writePrettyJson(path.join(location.projectDir, '.opencode', 'opencode-swarm.json'), {
+    knowledge_application: { enabled: true, mode: 'warn', critical_requires_ack: true },
+    // The store is at its cap, so the scripted week's knowledge_add calls evict (docs/plugin-formats.md#caps-and-ttl-archive).
+    knowledge: { swarm_max_entries: story.entries.length },
+  });
   writeReleasedSkills(location.projectDir, rng.fork('skills'), now, story.entries);
 
   writeReleasedHive(location.hiveDir, rng.fork('hive'), dealer, now, story.entries.filter((e) => e.status === 'established'));

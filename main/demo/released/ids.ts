@@ -27,6 +27,8 @@ export const RELEASED_IDS = {
   shownOnlyInApplicationLog: '17e3b9c2-8a5d-4e0f-b126-3d4c7f9e1a07',
   /** The archived near-duplicate whose two violations escalated `criticalEnforced`. */
   escalationSource: '2a6c8e0b-9d3f-4b71-a5e4-8c1f6d2b9a08',
+  /** Added in Phase 5 with the store at its cap: `knowledge_add` evicted the oldest line (the scripted week's last eviction). */
+  addedInPhase5: '5b8d1f3e-0c7a-4e29-b6d4-9f2a7c1e3b09',
 } as const;
 
 export const RELEASED_SKILL = 'staging-migration-snapshot';

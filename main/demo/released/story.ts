@@ -91,6 +91,8 @@ function draft(id: string, lesson: string, fields: Partial<EntryDraft>, createdM
 }
 
 const PHASES = [1, 2, 3, 4] as const;
+/** Phase 4 closed half a day before the anchor (its last injections are a day old); Phase 5 is under way. */
+export const PHASE_4_CLOSED_MS = (now: number) => now - 12 * HOUR;
 const HIGH_RISK = ['save_plan', 'update_task_status', 'phase_complete', 'task'] as const;
 
 export function buildReleasedStory(rng: Rng, dealer: LessonDealer, now: number): ReleasedStory {
@@ -189,13 +191,23 @@ export function buildReleasedStory(rng: Rng, dealer: LessonDealer, now: number):
   event('violated', delegateAt, { trace_id: rng.uuid(), knowledge_id: ID.criticalApplied, session_id: delegateSession, agent: 'coder', reason: 'unacknowledged' });
   unacknowledged.push({ timestamp: iso(delegateAt), knowledge_id: ID.criticalApplied, agent: 'coder', session_id: delegateSession, task_id: '3.2', reason: 'unacknowledged' });
 
-  // Phases 1–3 completed: one outcome per id listed in .knowledge-shown.json at that time.
-  for (const phase of [1, 2, 3]) {
+  // Phases 1–4 completed: one outcome per id listed in .knowledge-shown.json at that time (Phase 4 twelve hours ago).
+  for (const phase of PHASES) {
     const outcome = phase === 2 ? 'failure' : 'success';
+    const closeMs = phase === 4 ? PHASE_4_CLOSED_MS(now) : phaseStart(phase + 1) - HOUR;
     for (const id of [...(shownByPhase.get(phase) ?? [])].sort()) {
-      event('outcome', phaseStart(phase + 1) - HOUR, { knowledge_id: id, phase: `Phase ${phase}`, outcome, evidence_summary: `phase ${phase} ${outcome === 'success' ? 'completed' : 'completed with failed tasks'}` });
+      event('outcome', closeMs, { knowledge_id: id, phase: `Phase ${phase}`, outcome, evidence_summary: `phase ${phase} ${outcome === 'success' ? 'completed' : 'completed with failed tasks'}` });
     }
   }
+  // Phase 5, the current one: one injection of an ordinary lesson so far, no outcome yet.
+  const phase5Session = `ses_${rng.base62(12)}`;
+  const phase5Ids = [(fillers[0] as EntryDraft).id];
+  const phase5At = now - 6 * HOUR;
+  event('retrieved', phase5At, {
+    trace_id: rng.uuid(), session_id: phase5Session, phase: 'Phase 5', agent: 'architect', query: 'stock reservation',
+    retrieval_mode: 'auto_injection', result_ids: phase5Ids, ranks: { [phase5Ids[0] as string]: 1 }, scores: { [phase5Ids[0] as string]: 0.9 },
+  });
+  for (const id of phase5Ids) application.push({ timestamp: iso(phase5At), phase: 'Phase 5', knowledgeId: id, result: 'shown', sessionId: phase5Session });
   gateMain.push({ timestamp: iso(phaseStart(4) + 30 * MINUTE), event: 'knowledge_application_gate_warn', tool: 'phase_complete', agent: 'architect', reason: 'missing_sessionID', mode: 'warn' });
 
   const byTime = (a: Rec, b: Rec) => String(a.timestamp).localeCompare(String(b.timestamp));
@@ -207,7 +219,7 @@ export function buildReleasedStory(rng: Rng, dealer: LessonDealer, now: number):
   return {
     entries, orphans, events, application, unacknowledged,
     gateLines: { main: gateMain, hotfix: gateHotfix },
-    shownThisPhase: { 'Phase 4': [...(shownByPhase.get(4) ?? [])].sort() },
+    shownThisPhase: { 'Phase 5': phase5Ids },
     linkedAtMs,
   };
 }

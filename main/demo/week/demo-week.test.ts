@@ -4,6 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { treeHash } from '../../../testing/demo/demo-workspace';
+import { idsThenAndNow, rowsChanging } from '../../../testing/demo/history-week';
 import { callOk } from '../../../testing/stores/core-calls';
 import { createConsoleCore, type ConsoleCore } from '../../core/console-core';
 import { DAY, HOUR } from '../clock';
@@ -91,21 +92,18 @@ describe('the demo project after its scripted week', () => {
     const moved = result.rows.filter((r: any) => r.change === 'removed' && r.reason?.code === 'moved');
     expect(moved.length).toBeGreaterThan(0);
     // Verdict feedback at Phase 4 moved confidences; counters moved with the events.
-    const confidence = result.rows.filter((r: any) => r.change === 'changed' && r.fields.some((f: any) => f.field === 'confidence'));
-    expect(confidence.length).toBeGreaterThan(0);
-    expect(result.rows.some((r: any) => r.change === 'changed' && r.fields.some((f: any) => f.field === 'retrieval_outcomes'))).toBe(true);
+    expect(rowsChanging(result, 'confidence').length).toBeGreaterThan(0);
+    expect(rowsChanging(result, 'retrieval_outcomes').length).toBeGreaterThan(0);
   });
 
   it('answers "what did the stores look like at phase 4?" differently from now', async () => {
-    const atPhase4 = await callOk(core, 'history.asOf', { moment: 'phase:4', limit: 5000 });
-    const current = await callOk(core, 'history.asOf', { moment: 'now', limit: 5000 });
-    const active = (r: any) => new Set(r.entries.filter((e: any) => e.kind === 'active').map((e: any) => e.id));
-    const [then, nowIds] = [active(atPhase4), active(current)];
-    for (const lesson of facts.evicted.filter((e) => e.at > Date.parse(atPhase4.moment.at))) {
+    const { at, then, now: nowIds, asOf } = await idsThenAndNow(core, 'phase:4', 'active');
+    for (const lesson of facts.evicted.filter((e) => e.at > at)) {
       expect(then.has(lesson.id)).toBe(true);
       expect(nowIds.has(lesson.id)).toBe(false);
     }
     expect(nowIds.size).toBe(280);
+    const [atPhase4, current] = [asOf.then, asOf.now];
     const hiveThen = atPhase4.entries.filter((e: any) => e.kind === 'hive').map((e: any) => `${e.id}:${e.sha256}`);
     const hiveNow = current.entries.filter((e: any) => e.kind === 'hive').map((e: any) => `${e.id}:${e.sha256}`);
     expect(hiveThen).not.toEqual(hiveNow);
@@ -143,10 +141,15 @@ describe('the scripted week', () => {
         db.close();
       }
     };
-    const workspaceDir = (ud: string) => path.join(ud, 'workspaces', fs.readdirSync(path.join(ud, 'workspaces'))[0] as string);
-    const first = dump(workspaceDir(userData));
-    expect(first.sightings.length).toBeGreaterThan(500);
-    expect(dump(workspaceDir(again))).toEqual(first);
+    // billing-api's and the released pair's: each demo project records its week into its own workspace.
+    const workspaceDirs = (ud: string) => {
+      const { projectDir, hiveDir, released } = demoLocation(ud);
+      return [[projectDir, hiveDir], [released.projectDir, released.hiveDir]].map(([project, hive]) => Workspace.cacheDirPath(ud, resolveWorkspacePaths(project as string, hive as string, 'demo', true)));
+    };
+    const first = workspaceDirs(userData).map(dump);
+    expect(first[0]?.sightings.length).toBeGreaterThan(500);
+    expect(first[1]?.sightings.length).toBeGreaterThan(50);
+    expect(workspaceDirs(again).map(dump)).toEqual(first);
   }, 120_000);
 
   it("leaves another process's history alone: with its lease held, the demo is generated without a week", async () => {

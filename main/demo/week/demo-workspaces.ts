@@ -12,7 +12,7 @@ export const demoWorkspaces: DemoWorkspaces = {
   },
   noteFor(name) {
     return [RELEASED_PROJECT, RELEASED_WORKTREE].includes(name as never)
-      ? 'Written as the released opencode-swarm 7.103.2 writes: legacy receipts only, gate warnings, a linked worktree pair, its own hive.'
+      ? 'Written as the released opencode-swarm 7.103.2 writes: legacy receipts only, gate warnings, a linked worktree pair, its own hive, and a scripted week of plugin writes in its history.'
       : 'Every format the console reads, including V2 receipts and logged denials the released plugin does not write yet, and a scripted week of plugin writes in its history.';
   },
   atWork(userDataDir, projectDir) {
