@@ -31,3 +31,10 @@ export const test = base.extend<ConsoleFixtures>({
 });
 
 export { expect };
+
+/**
+ * How long a project switch may take before its assertions fail: closing the previous workspace
+ * waits for its pending history recording (bounded at 10 s, main/core/history/recorder.ts `drain`)
+ * before the next one opens, which on a loaded 2-core CI machine has taken more than the default 10 s.
+ */
+export const SWITCH_TIMEOUT = 30_000;

@@ -5,7 +5,7 @@ import { opencodeBinary } from '../testing/bridge/opencode-binary';
 import { RELEASED_IDS } from '../main/demo/released/ids';
 import { ACKNOWLEDGED_RULE, ANSWERED_RULE } from '../renderer/src/components/ack-terms';
 import { DEMO_PROJECTS, openDemoProject } from './demo-projects';
-import { expect, test } from './fixtures';
+import { expect, test, SWITCH_TIMEOUT } from './fixtures';
 import type { Page } from '@playwright/test';
 
 async function openProject(page: Page, project: string): Promise<void> {
@@ -113,7 +113,7 @@ test.describe('an operator watches gate denials live', () => {
     // the released-plugin demo: only its own gate warnings, never that denial
     await page.getByRole('button', { name: /Project/ }).click();
     await page.getByRole('dialog', { name: 'Switch project' }).getByRole('button', { name: 'Demo: inventory-api', exact: true }).click();
-    await expect(page.getByTestId('current-project')).toContainText('inventory-api (demo)');
+    await expect(page.getByTestId('current-project')).toContainText('inventory-api (demo)', { timeout: SWITCH_TIMEOUT });
     await expect(page.getByTestId('feed-row')).toHaveCount(5);
     await expect(page.locator('[data-testid="feed-row"][data-kind="warn"]')).toHaveCount(5);
     await expect(page.getByTestId('feed-row').filter({ hasText: session.id })).toHaveCount(0);

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { startConsole } from './console-host';
-import { expect, test } from './fixtures';
+import { expect, test, SWITCH_TIMEOUT } from './fixtures';
 
 /** A raw request, so the test controls Host and Origin exactly (fetch would not let it). */
 function rawRequest(url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
@@ -65,12 +65,12 @@ test.describe('an operator opens the console', () => {
     await expect(page.getByTestId('status-project')).toHaveText(project);
 
     await dialog.getByRole('button', { name: 'Demo: billing-api' }).click();
-    await expect(page.getByTestId('current-project')).toContainText('billing-api (demo)');
+    await expect(page.getByTestId('current-project')).toContainText('billing-api (demo)', { timeout: SWITCH_TIMEOUT });
 
     // The second demo project is a linked worktree: its knowledge lives in the hive's link store.
     await page.getByRole('button', { name: /Project/ }).click();
     await dialog.getByRole('button', { name: 'Demo: payments-worker' }).click();
-    await expect(page.getByTestId('status-bar')).toContainText('Link payments-cohort');
+    await expect(page.getByTestId('status-bar')).toContainText('Link payments-cohort', { timeout: SWITCH_TIMEOUT });
   });
 });
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test } from './fixtures';
+import { expect, test, SWITCH_TIMEOUT } from './fixtures';
 
 /**
  * A linked worktree that still holds the local knowledge.jsonl it had before `/swarm link`, and the
@@ -71,7 +71,7 @@ test.describe('an operator on a linked worktree', () => {
   test('sees the orphaned local knowledge.jsonl where the tier is shown, as inspect reports it', async ({ consolePage: page }) => {
     await page.getByRole('button', { name: /Project/ }).click();
     await page.getByRole('dialog', { name: 'Switch project' }).getByRole('button', { name: 'Demo: payments-worker' }).click();
-    await expect(page.getByTestId('status-bar')).toContainText('Link payments-cohort');
+    await expect(page.getByTestId('status-bar')).toContainText('Link payments-cohort', { timeout: SWITCH_TIMEOUT });
     await expect(page.getByTestId('orphaned-local')).toContainText('.swarm/knowledge.jsonl');
     const tierNote = page.getByRole('group', { name: 'Tier' }).getByTestId('orphaned-tier-note');
     await expect(tierNote).toContainText(/\.swarm\/knowledge\.jsonl: [1-9]\d* records? ignored while linked to payments-cohort/);
