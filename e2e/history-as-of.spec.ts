@@ -54,7 +54,7 @@ test('the Knowledge table as of when I last looked, and an entry’s history', a
   await expect(history.getByRole('heading', { name: 'History' })).toBeVisible();
   const versions = history.getByTestId('history-version');
   await expect(versions).toHaveCount(2);
-  await expect(versions.first()).toContainText(`confidence ${rescored.confidence.toFixed(2)} → 0.42`);
+  await expect(versions.first()).toContainText(`confidence ${Number(rescored.confidence).toFixed(2)} → 0.42`);
   await expect(versions.first()).toContainText('seen live');
   await expect(versions.nth(1)).toContainText('baseline');
   await expect(history.getByTestId('history-start')).toContainText('History began');
