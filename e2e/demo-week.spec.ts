@@ -73,7 +73,7 @@ test.describe('after the demo week, at a console started from a terminal', () =>
     const timeline = page.getByTestId('history-timeline');
     await expect(timeline).toBeVisible();
     await expect(timeline).toContainText('likely evicted by the 280-entry cap');
-    await expect(timeline.getByTestId('timeline-version').first()).toBeVisible();
+    await expect(timeline.getByTestId('history-version').first()).toBeVisible();
     await page.keyboard.press('Escape');
     await expect(timeline).toHaveCount(0);
 

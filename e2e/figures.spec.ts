@@ -76,7 +76,7 @@ test.describe('issue 19: figures that explain themselves', () => {
       }
       expect(explained).toBeGreaterThan(0);
 
-      // Receipts → Funnel: the plugin's acknowledged_count above the displays says why in its cell.
+      // Receipts → Funnel: the plugin's acknowledged_count above the displays says why, in the line under its row.
       await go(page, 'Receipts');
       await page.getByTestId('tab-funnel').click();
       const rows = page.getByTestId('funnel-row');
@@ -89,8 +89,11 @@ test.describe('issue 19: figures that explain themselves', () => {
             const answered = Number(cells[2]?.textContent);
             const ackCell = tr.querySelector('[data-testid=funnel-acknowledged]')?.closest('td');
             const ack = Number(tr.querySelector('[data-testid=funnel-acknowledged]')?.textContent);
+            // The why is the line under the row (a narrow column cannot hold it); the figure carries a mark pointing to it.
+            const under = tr.nextElementSibling?.matches('[data-testid=funnel-why-row]') ? tr.nextElementSibling : null;
             if (answered > shown) return `${tr.getAttribute('data-entry')}: answered ${answered} > shown ${shown}`;
-            if (ack > shown && !ackCell?.querySelector('[data-testid=figure-why]')) return `${tr.getAttribute('data-entry')}: acknowledged ${ack} > shown ${shown} unexplained`;
+            if (ack > shown && !(under?.querySelector('[data-testid=figure-why][data-figure=acknowledged]') && ackCell?.querySelector('[data-testid=why-mark]')))
+              return `${tr.getAttribute('data-entry')}: acknowledged ${ack} > shown ${shown} unexplained`;
             return null;
           })
           .filter(Boolean),

@@ -54,7 +54,7 @@ test('the Knowledge table as of when I last looked, and an entry’s history', a
   await expect(history.getByRole('heading', { name: 'History' })).toBeVisible();
   const versions = history.getByTestId('history-version');
   await expect(versions).toHaveCount(2);
-  await expect(versions.first()).toContainText(`confidence ${rescored.confidence} → 0.42`);
+  await expect(versions.first()).toContainText(`confidence ${Number(rescored.confidence).toFixed(2)} → 0.42`);
   await expect(versions.first()).toContainText('seen live');
   await expect(versions.nth(1)).toContainText('baseline');
   await expect(history.getByTestId('history-start')).toContainText('History began');
@@ -108,7 +108,7 @@ test('the Knowledge table as of when I last looked, and an entry’s history', a
   await expect(page.getByTestId('entry-history').getByTestId('history-version').first()).toContainText('ended:');
 
   // A date and time before history began: nothing is known then, and the banner says when history began.
-  await page.getByRole('combobox', { name: 'As of' }).selectOption('custom');
+  await page.getByRole('combobox', { name: 'As of' }).selectOption('date-time');
   await page.getByRole('textbox', { name: 'As of date and time (UTC)' }).fill('2020-01-01T09:30:00');
   await page.getByRole('button', { name: 'Show', exact: true }).click();
   await expect(page).toHaveURL(/asOf=2020-01-01T09%3A30%3A00\.000Z/);

@@ -104,9 +104,9 @@ test('the operator opens History while the plugin works, reads what changed sinc
   await page.keyboard.press('Enter');
   const timeline = page.getByTestId('history-timeline');
   await expect(timeline).toContainText(removed.id);
-  await expect(timeline.getByTestId('timeline-version')).toHaveCount(1);
-  await expect(timeline.getByTestId('timeline-version')).toContainText(removed.lesson);
-  await expect(timeline.getByTestId('timeline-version')).toContainText('likely evicted by the 280-entry cap');
+  await expect(timeline.getByTestId('history-version')).toHaveCount(1);
+  await expect(timeline.getByTestId('history-version')).toContainText(removed.lesson);
+  await expect(timeline.getByTestId('history-version')).toContainText('likely evicted by the 280-entry cap');
   await page.keyboard.press('Escape');
   await expect(timeline).toHaveCount(0);
   await expect(list).toBeFocused();

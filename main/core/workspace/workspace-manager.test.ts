@@ -86,3 +86,47 @@ describe('WorkspaceManager carries the hive when switching', () => {
     }
   });
 });
+
+// A workspace closes by finishing its history catch-up and pending recording, which took over 10 s
+// on a busy machine: the next project must not wait for it, and the same project must.
+describe('WorkspaceManager closes the previous workspace without holding the switch', () => {
+  let root: string;
+  beforeAll(() => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'switch-close-'));
+  });
+  afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  it('opens another project while the previous one closes, waits when the same project comes back, and close() waits for every closing', async () => {
+    const [first, second] = ['first', 'second'].map((name) => {
+      const dir = path.join(root, name);
+      fs.mkdirSync(path.join(dir, '.swarm'), { recursive: true });
+      return dir;
+    }) as [string, string];
+    const hive = path.join(root, 'hive');
+    fs.mkdirSync(hive, { recursive: true });
+    const manager = new WorkspaceManager(path.join(root, 'user-data'), null);
+    const events: string[] = [];
+    let finishClosing!: () => void;
+    const slowClose = new Promise<void>((resolve) => (finishClosing = resolve));
+    try {
+      const a = await manager.open({ project: first, hive });
+      a.service('slow-to-close', () => ({ value: null, dispose: async () => (await slowClose, events.push('first closed')) }));
+
+      await manager.open({ project: second, hive });
+      events.push('second open');
+      expect(manager.isClosing(first)).toBe(true);
+
+      const back = manager.open({ project: first, hive }).then(() => events.push('first open again'));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(events).toEqual(['second open']);
+      finishClosing();
+      await back;
+      expect(events).toEqual(['second open', 'first closed', 'first open again']);
+      expect(manager.isClosing(first)).toBe(false);
+    } finally {
+      finishClosing();
+      await manager.close();
+    }
+    expect(manager.isClosing(first) || manager.isClosing(second)).toBe(false);
+  });
+});

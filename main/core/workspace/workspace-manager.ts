@@ -33,6 +33,8 @@ export class WorkspaceManager {
   private currentWorkspace: Workspace | null = null;
   private readonly listeners = new Set<(workspace: Workspace) => void>();
   private readonly recentFile: string;
+  /** Workspaces still closing, by project folder (see open). */
+  private readonly closing = new Map<string, Promise<void>>();
 
   constructor(
     readonly userDataDir: string,
@@ -81,7 +83,10 @@ export class WorkspaceManager {
     const next = new Workspace(paths, Workspace.cacheDirFor(this.userDataDir, paths));
     const previous = this.currentWorkspace;
     this.currentWorkspace = next;
-    await previous?.dispose();
+    if (previous) this.closeInBackground(previous);
+    // The same project waits for its earlier opening to close: one process never holds two indexes,
+    // two history recorders or two demo replays of one project.
+    await this.closing.get(paths.projectDir);
     const atWork = isDemo ? (this.demo?.atWork?.(this.userDataDir, paths.projectDir) ?? null) : null;
     if (atWork) next.service('demo-plugin-at-work', () => ({ value: atWork, dispose: () => atWork.stop() }));
     const chosenHive = hiveSource === 'flag' || hiveSource === 'carried' ? { hive: paths.hiveDir } : {};
@@ -138,9 +143,33 @@ export class WorkspaceManager {
     writePrivateFileAtomic(this.recentFile, JSON.stringify(list, null, 2) + '\n');
   }
 
+  /**
+   * Closing a workspace first finishes its history catch-up and pending recording (seconds on a
+   * large or busy store, bounded); another project opens meanwhile rather than after it.
+   */
+  private closeInBackground(workspace: Workspace): void {
+    const key = workspace.paths.projectDir;
+    const earlier = this.closing.get(key);
+    const closing: Promise<void> = (async () => {
+      await earlier;
+      await workspace.dispose();
+    })()
+      .catch((error: unknown) => console.warn(`[workspace] closing ${key} failed:`, (error as Error).message))
+      .finally(() => {
+        if (this.closing.get(key) === closing) this.closing.delete(key);
+      });
+    this.closing.set(key, closing);
+  }
+
+  /** Whether a workspace of this project is still closing (tests read it). */
+  isClosing(projectDir: string): boolean {
+    return this.closing.has(projectDir);
+  }
+
   async close(): Promise<void> {
     const previous = this.currentWorkspace;
     this.currentWorkspace = null;
-    await previous?.dispose();
+    if (previous) this.closeInBackground(previous);
+    while (this.closing.size > 0) await Promise.all([...this.closing.values()]);
   }
 }

@@ -1,6 +1,7 @@
 import { createEffect, For, on, Show, type JSX } from 'solid-js';
 import { createVirtualizer } from '@tanstack/solid-virtual';
-import { changeWhenText, lessonText, placeText, rowDetailLines, type ChangeRow } from './change-text';
+import { lessonText, placeText } from '../../state/history-words';
+import { changeWhenText, rowDetailLines, type ChangeRow } from './change-text';
 
 /** A first guess of a row's height; each row is measured once drawn (a diff has several lines). */
 const ESTIMATE = 74;

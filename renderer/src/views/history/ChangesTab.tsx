@@ -5,12 +5,12 @@ import { freshQuery } from '../../state/query';
 import { operatorMessage } from '../../state/error-text';
 import { useRouter } from '../../state/router-context';
 import { plural, when } from '../../state/format';
+import { MomentPicker } from '../../components/MomentPicker';
 import { ChangeList } from './ChangeList';
 import { countsText, filterRows, historyBeganText, type ChangeRow } from './change-text';
 import { cursorIndex, moveCursor, positionText } from './cursor';
 import { TIERS, toggled, type HistoryState } from './history-params';
 import { HISTORY_STORES } from './history-stores';
-import { MomentPicker } from './MomentPicker';
 import { TimelinePanel } from './TimelinePanel';
 
 /**
@@ -60,8 +60,8 @@ export function ChangesTab(props: { state: HistoryState; moments: MomentsOutput 
   return (
     <div class="history-changes" data-testid="history-changes">
       <div class="history-range">
-        <MomentPicker label="Since" testId="history-since" value={props.state.since} moments={props.moments} onChange={(since) => props.onState({ since, sel: null })} />
-        <MomentPicker label="Until" testId="history-until" value={props.state.until} moments={props.moments} onChange={(until) => props.onState({ until, sel: null })} />
+        <MomentPicker name="Since" testId="history-since" value={props.state.since} moments={props.moments} onPick={(since) => props.onState({ since, sel: null })} />
+        <MomentPicker name="Until" testId="history-until" value={props.state.until} moments={props.moments} onPick={(until) => props.onState({ until, sel: null })} />
         <Show when={data()}>
           {(d) => (
             <p class="muted small" data-testid="history-resolved">

@@ -7,7 +7,7 @@ import { plural, when } from '../../state/format';
 import { createHumanFlow } from '../../state/human-flow';
 import { createQuery, freshQuery } from '../../state/query';
 import { WriteResultBox } from '../hive/WriteResultBox';
-import { lessonText, placeText, reasonText, unobservedText } from './change-text';
+import { lessonText, placeText, reasonText, unobservedText } from '../../state/history-words';
 import { HISTORY_STORES } from './history-stores';
 import { RestorePreview } from './RestorePreview';
 import { Term } from '../../components/Term';

@@ -1,7 +1,7 @@
 import { For, Show, type JSX } from 'solid-js';
 import type { RestorePreview as Preview } from '../../../../shared/contract/history';
 import { plural, when } from '../../state/format';
-import { reasonText } from './change-text';
+import { reasonText } from '../../state/history-words';
 
 /**
  * Everything the person confirms before a forgotten entry comes back: the exact line appended,

@@ -1,34 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { changeWhenText, countsText, fieldDiffLines, filterRows, historyBeganText, placeText, reasonText, rowDetailLines, type ChangeRow } from './change-text';
+import { changeWhenText, countsText, filterRows, historyBeganText, rowDetailLines, type ChangeRow } from './change-text';
 
 const place = { tier: 'swarm' as const, kind: 'active' as const, storeKey: 'knowledge', file: '/p/.swarm/knowledge.jsonl' };
 const row = (over: Partial<ChangeRow>): ChangeRow => ({ change: 'changed', id: 'e1', at: '2026-12-01T14:40:00.000Z', place, lesson: 'Pin the digest', fields: [], reason: null, unobserved: null, ...over });
 
-describe('field diffs', () => {
-  it('shows confidence with the plugin’s two decimals and plain fields as stored', () => {
-    expect(fieldDiffLines({ field: 'confidence', before: '0.9', after: '0.42' })).toEqual(['confidence 0.90 → 0.42']);
-    expect(fieldDiffLines({ field: 'status', before: 'established', after: 'archived' })).toEqual(['status established → archived']);
-    expect(fieldDiffLines({ field: 'promoted_at', before: null, after: '2026-12-01' })).toEqual(['promoted_at (absent) → 2026-12-01']);
-  });
-
-  it('names the counters that moved inside an object field', () => {
-    const before = JSON.stringify({ applied_count: 3, succeeded_after_count: 1, failed_after_count: 0 });
-    const after = JSON.stringify({ applied_count: 4, succeeded_after_count: 1, failed_after_count: 2 });
-    expect(fieldDiffLines({ field: 'retrieval_outcomes', before, after })).toEqual(['retrieval_outcomes.applied_count 3 → 4', 'retrieval_outcomes.failed_after_count 0 → 2']);
-  });
-
-  it('lists what a list gained and lost', () => {
-    expect(fieldDiffLines({ field: 'triggers', before: '["deploy","rollback"]', after: '["deploy","migrate"]' })).toEqual(['triggers + migrate, − rollback']);
-    expect(fieldDiffLines({ field: 'tags', before: '["a","b"]', after: '["b","a"]' })).toEqual(['tags reordered']);
-  });
-});
-
 describe('row text', () => {
   it('gives the reason of a removal, marked where it is the console’s inference', () => {
-    expect(reasonText({ code: 'cap', text: 'no longer in the store (likely evicted by the 100-entry cap)', inference: true })).toBe(
-      'no longer in the store (likely evicted by the 100-entry cap) — inferred by the console; no store records why',
-    );
-    expect(reasonText({ code: 'moved', text: 'moved to the quarantine file (knowledge-quarantined.jsonl)', inference: false })).toBe('moved to the quarantine file (knowledge-quarantined.jsonl)');
     expect(rowDetailLines(row({ change: 'removed', reason: { code: 'removed', text: 'removed (the stores do not say why)', inference: false } }))).toEqual(['removed (the stores do not say why)']);
   });
 
@@ -43,11 +20,6 @@ describe('row text', () => {
     const unobserved = { from: '2026-12-01T09:12:00Z', to: '2026-12-01T14:40:00Z', text: 'changed between 2026-12-01 09:12 and 2026-12-01 14:40 (not observed in between)' };
     expect(changeWhenText(row({ unobserved }))).toBe('changed between 2026-12-01 09:12 UTC and 2026-12-01 14:40 UTC (not observed in between)');
     expect(changeWhenText(row({ unobserved: { ...unobserved, text: 'appeared between 2026-12-01 09:12 and 2026-12-01 14:40 (not observed in between)' } }))).toMatch(/^appeared between 2026-12-01 09:12 UTC and/);
-  });
-
-  it('says where it lives in words', () => {
-    expect(placeText(place)).toBe('swarm · active store · knowledge.jsonl');
-    expect(placeText({ ...place, tier: 'hive', kind: 'quarantined', file: 'C:\\hive\\shared-learnings-quarantined.jsonl' })).toBe('hive · quarantine file · shared-learnings-quarantined.jsonl');
   });
 
   it('explains each count', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dateInputFromMoment, historyParamChanges, isMoment, momentFromDateInput, parseHistoryParams, toggled } from './history-params';
+import { historyParamChanges, parseHistoryParams, toggled } from './history-params';
 
 describe('History URL params', () => {
   it('defaults to the changes since I last looked, until now, every tier and kind', () => {
@@ -23,19 +23,6 @@ describe('History URL params', () => {
     expect(changes).toEqual({ tab: null, since: null, until: 'phase:2', tier: 'link', change: null, sel: 'abc', timeline: null });
     const params = Object.fromEntries(Object.entries(changes).filter((e): e is [string, string] => e[1] !== null));
     expect(parseHistoryParams(params)).toMatchObject({ since: 'last-looked', until: 'phase:2', tiers: ['link'], changes: [], sel: 'abc' });
-  });
-
-  it('accepts the moments the contract accepts', () => {
-    for (const m of ['now', 'last-looked', 'phase:12', '2026-12-01', '2026-12-01T09:12:00Z']) expect(isMoment(m), m).toBe(true);
-    for (const m of ['', 'phase:', 'phase:1234567', 'tomorrow', '2026-13-45']) expect(isMoment(m), m).toBe(false);
-  });
-
-  it('reads the date-time field as UTC, as every time in the console is shown', () => {
-    expect(momentFromDateInput('2026-12-01T09:12')).toBe('2026-12-01T09:12:00.000Z');
-    expect(momentFromDateInput('')).toBeNull();
-    expect(momentFromDateInput('2026-12-01')).toBeNull();
-    expect(dateInputFromMoment('2026-12-01T09:12:00.000Z')).toBe('2026-12-01T09:12');
-    expect(dateInputFromMoment('phase:3')).toBe('');
   });
 
   it('toggles one filter value', () => {

@@ -1,3 +1,4 @@
+import { isMoment } from '../../state/moments';
 import type { RouteParams } from '../../state/route';
 
 /**
@@ -28,13 +29,6 @@ export interface HistoryState {
 
 export const DEFAULT_SINCE = 'last-looked';
 export const DEFAULT_UNTIL = 'now';
-
-/** The same rule as the contract's Moment: `now`, `last-looked`, `phase:N` or an ISO date-time. */
-export function isMoment(value: string): boolean {
-  if (value.length === 0 || value.length > 64) return false;
-  if (value === 'now' || value === 'last-looked' || /^phase:\d{1,6}$/.test(value)) return true;
-  return /^\d{4}-\d{2}-\d{2}/.test(value) && !Number.isNaN(Date.parse(value));
-}
 
 const listOf = <T extends string>(value: string | undefined, allowed: readonly T[]): T[] =>
   (value ?? '')
@@ -78,19 +72,3 @@ export function historyParamChanges(state: Partial<Omit<HistoryState, 'refused'>
 
 /** Adds or removes one value of a multi-valued filter. */
 export const toggled = <T extends string>(list: readonly T[], value: T): T[] => (list.includes(value) ? list.filter((v) => v !== value) : [...list, value]);
-
-/**
- * The console shows every time in UTC, so the date-time field is read as UTC too:
- * `2026-12-01T09:12` ⇄ `2026-12-01T09:12:00.000Z`.
- */
-export function momentFromDateInput(value: string): string | null {
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(value)) return null;
-  const at = Date.parse(`${value}Z`);
-  return Number.isNaN(at) ? null : new Date(at).toISOString();
-}
-
-export function dateInputFromMoment(moment: string): string {
-  if (!/^\d{4}-\d{2}-\d{2}/.test(moment)) return '';
-  const at = Date.parse(moment);
-  return Number.isNaN(at) ? '' : new Date(at).toISOString().slice(0, 16);
-}

@@ -25,7 +25,7 @@ import { createEntries } from './use-entries';
 import { plural } from '../../state/format';
 import { AsOfBanner } from './as-of/AsOfBanner';
 import { AsOfTable } from './as-of/AsOfTable';
-import { MomentPicker } from './as-of/MomentPicker';
+import { AsOfPicker } from './as-of/AsOfPicker';
 import { momentFromParams, momentParam } from './as-of/moment-param';
 import { createAsOf } from './as-of/use-as-of';
 
@@ -210,7 +210,7 @@ export function KnowledgeView(): JSX.Element {
           ?
         </button>
         {/* Last, so on a narrow window it is the picker that moves to a second line, not the buttons with popovers. */}
-        <MomentPicker
+        <AsOfPicker
           moment={moment()}
           onPick={(next) => {
             setSelected(0);

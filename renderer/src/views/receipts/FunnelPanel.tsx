@@ -9,27 +9,42 @@ import { originLabel, shortId } from './format';
 import { LessonText } from './LessonText';
 
 const OUTCOME_COLUMNS: [keyof FunnelCounts, string][] = [
-  ['applied', 'applied'],
-  ['ignored', 'ignored'],
+  ['applied', 'ap|plied'],
+  ['ignored', 'ig|nored'],
   ['n_a', 'n/a'],
-  ['contradicted', 'contradicted'],
-  ['violated', 'violated'],
+  ['contradicted', 'contra|dicted'],
+  ['violated', 'vio|lated'],
 ];
 
-/** A figure's one-line "why" when it exceeds the displays it would be read against (state/counter-figures.ts). */
-function Why(props: { c: FunnelCounts; acknowledged: number | null | undefined; figure: string }): JSX.Element {
-  const why = () =>
-    displayGroups(props.c, props.acknowledged)
-      .flatMap((g) => g.figures)
-      .find((f) => f.key === props.figure)?.why;
+/** The figures of a row that exceed the displays they would be read against, each with its one line of why (state/counter-figures.ts). */
+function whys(c: FunnelCounts, acknowledged: number | null | undefined) {
+  return displayGroups(c, acknowledged)
+    .flatMap((g) => g.figures)
+    .filter((f) => f.why !== null && WHY_FIGURES.has(f.key));
+}
+
+/** The figures this table shows that can exceed the displays. */
+const WHY_FIGURES = new Set(['succeeded', 'failed', 'partial', 'acknowledged']);
+
+/** A mark beside a figure whose why is spelled out in the line under the row (a narrow column cannot hold it). */
+function WhyMark(props: { c: FunnelCounts; acknowledged: number | null | undefined; figure: string }): JSX.Element {
+  const why = () => whys(props.c, props.acknowledged).find((f) => f.key === props.figure)?.why;
   return (
     <Show when={why()}>
-      <div class="figure-why small muted" data-testid="figure-why">
-        {why()}
-      </div>
+      <sup class="why-mark" title={why()!} data-testid="why-mark">
+        *
+      </sup>
     </Show>
   );
 }
+
+/** Header words break only at the soft hyphen each long word carries ("Acknow|ledged"), never letter by letter; the accessible name is the whole word. */
+const breakable = (text: string): string => text.replaceAll('|', '\u00AD');
+
+const NA_NOTE = 'knowledge-application.jsonl stores an N/A acknowledgement as acknowledged';
+
+/** Columns of a row: the directive, then every figure. */
+const COLUMNS = 1 + 2 + OUTCOME_COLUMNS.length + 1 + 3 + 3 + 1;
 
 function Cells(props: { c: FunnelCounts; acknowledged: number | null | undefined }): JSX.Element {
   const c = () => props.c;
@@ -48,23 +63,23 @@ function Cells(props: { c: FunnelCounts; acknowledged: number | null | undefined
       <td class="num">{c().unacknowledged + c().noRelevant || ''}</td>
       <td class="num">
         {c().succeeded || ''}
-        <Why c={c()} acknowledged={props.acknowledged} figure="succeeded" />
+        <WhyMark c={c()} acknowledged={props.acknowledged} figure="succeeded" />
       </td>
       <td class="num">
         {c().failed || ''}
-        <Why c={c()} acknowledged={props.acknowledged} figure="failed" />
+        <WhyMark c={c()} acknowledged={props.acknowledged} figure="failed" />
       </td>
       <td class="num">
         {c().partial || ''}
-        <Why c={c()} acknowledged={props.acknowledged} figure="partial" />
+        <WhyMark c={c()} acknowledged={props.acknowledged} figure="partial" />
       </td>
       <td class="num plugin-counter" title={ACKNOWLEDGED_RULE}>
         <span data-testid="funnel-acknowledged">{props.acknowledged === undefined ? '' : (props.acknowledged ?? '—')}</span>
-        <Why c={c()} acknowledged={props.acknowledged} figure="acknowledged" />
+        <WhyMark c={c()} acknowledged={props.acknowledged} figure="acknowledged" />
         <Show when={c().naStoredAsAcknowledged > 0}>
-          <div class="muted" title="knowledge-application.jsonl stores an N/A acknowledgement as acknowledged">
-            {c().naStoredAsAcknowledged} N/A stored as acknowledged
-          </div>
+          <sup class="why-mark" title={NA_NOTE} data-testid="why-mark">
+            †
+          </sup>
         </Show>
       </td>
     </>
@@ -86,6 +101,7 @@ export function FunnelPanel(props: { rows: FunnelRow[]; total: number; notes: st
         <span class="spacer" />
         <span class="muted">{plural(props.total, 'directive')}</span>
       </div>
+      <div class="funnel-scroll">
       <table class="data funnel-table">
         <thead>
           <tr class="funnel-groups">
@@ -105,22 +121,30 @@ export function FunnelPanel(props: { rows: FunnelRow[]; total: number; notes: st
             <th>Directive</th>
             <th class="num">Shown</th>
             <th class="num term" title={ANSWERED_RULE} aria-description={ANSWERED_RULE}>
-              Answered
+              {breakable('An|swered')}
             </th>
-            <For each={OUTCOME_COLUMNS}>{([, label]) => <th class="num">{label}</th>}</For>
+            <For each={OUTCOME_COLUMNS}>
+              {([, label]) => (
+                <th class="num">
+                  {breakable(label)}
+                </th>
+              )}
+            </For>
             <th class="num" title="Answers that name no display the logs recorded (fresh trace ids, acknowledged events, markers with no earlier retrieval in their session): counted apart, never as answered displays">
               Without a display
             </th>
             <th class="num" title={glossary('nonterminal-release').text}>
-              Released
+              {breakable('Re|leased')}
             </th>
             <th class="num" title="ack_required, no answer, no release">Open</th>
             <th class="num" title="unacknowledged / no_relevant: audit only">Audit only</th>
-            <th class="num">Succeeded</th>
+            <th class="num">
+              {breakable('Suc|ceeded')}
+            </th>
             <th class="num">Failed</th>
             <th class="num">Partial</th>
             <th class="num plugin-counter term" title={ACKNOWLEDGED_RULE} aria-description={ACKNOWLEDGED_RULE}>
-              Acknowledged
+              {breakable('Acknow|ledged')}
             </th>
           </tr>
         </thead>
@@ -150,6 +174,25 @@ export function FunnelPanel(props: { rows: FunnelRow[]; total: number; notes: st
                   </td>
                   <Cells c={row.total} acknowledged={row.acknowledged} />
                 </tr>
+                <Show when={whys(row.total, row.acknowledged).length > 0 || row.total.naStoredAsAcknowledged > 0}>
+                  <tr class="funnel-why" data-testid="funnel-why-row" data-entry={row.entryId}>
+                    <td />
+                    <td colSpan={COLUMNS - 1}>
+                      <For each={whys(row.total, row.acknowledged)}>
+                        {(f) => (
+                          <div class="figure-why small muted" data-testid="figure-why" data-figure={f.key}>
+                            * {f.label.charAt(0).toUpperCase() + f.label.slice(1)} {f.value} — {f.why}
+                          </div>
+                        )}
+                      </For>
+                      <Show when={row.total.naStoredAsAcknowledged > 0}>
+                        <div class="small muted">
+                          † {row.total.naStoredAsAcknowledged} N/A stored as acknowledged: {NA_NOTE}
+                        </div>
+                      </Show>
+                    </td>
+                  </tr>
+                </Show>
                 <Show when={expanded() === row.entryId}>
                   <For each={row.bySource}>
                     {(s) => (
@@ -165,6 +208,7 @@ export function FunnelPanel(props: { rows: FunnelRow[]; total: number; notes: st
           </For>
         </tbody>
       </table>
+      </div>
       <details class="muted">
         <summary>How these numbers are counted</summary>
         <ul>

@@ -1,7 +1,7 @@
 import { Show, type JSX } from 'solid-js';
 import './as-of.css';
 import { plural } from '../../../state/format';
-import { momentLabel, whenToSecond } from './moment-param';
+import { momentLabel, whenToSecond } from '../../../state/moments';
 import type { AsOfModel } from './use-as-of';
 
 /**

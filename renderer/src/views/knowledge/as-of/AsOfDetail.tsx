@@ -5,7 +5,7 @@ import { FieldList } from '../detail-sections';
 import type { DetailTarget } from '../DetailPane';
 import { collectionOf, type HistoricalEntry } from './historical-rows';
 import { HistorySection } from './HistorySection';
-import { whenToSecond } from './moment-param';
+import { whenToSecond } from '../../../state/moments';
 
 /**
  * The detail pane as of a moment: the entry's line as history recorded it then, as text, and its

@@ -12,7 +12,7 @@ import { toggleValue, type KnowledgeQuery } from '../knowledge-query';
 import { rowKey, type KnowledgeRow } from '../rows';
 import { AsOfDetail } from './AsOfDetail';
 import { findHistorical } from './historical-rows';
-import { momentLabel } from './moment-param';
+import { momentLabel } from '../../../state/moments';
 import type { AsOfModel } from './use-as-of';
 
 const NOT_KNOWN_THEN = 'Not known as of a moment: worked out from counters and logs history does not keep.';

@@ -1,22 +1,14 @@
-import type { TimelineOutput } from '../../../../../shared/contract/history';
-import { whenToSecond } from './moment-param';
+import type { TimelineOutput } from '../../../shared/contract/history';
+import { fieldDiffLines, KIND_WORDS, lessonText, placeText, unobservedText } from './history-words';
+import { whenToSecond } from './moments';
 
 /**
- * The words of an entry's history (the detail pane's "History" section), newest version first:
- * when each version held, where it lived, what changed, how history learned of it and why it ended.
- * Pure, so the wording is tested without a page; the section renders these lines as text.
+ * The words of an entry's history, newest version first — the detail pane's "History" and the
+ * History area's timeline of an entry the stores no longer hold: when each version held, where it
+ * lived, what changed, how history learned of it and why it ended. Pure, so the wording is tested
+ * without a page; components/VersionList renders these lines as text.
  */
 export type TimelineVersion = TimelineOutput['versions'][number];
-
-/** The store files an operator names. */
-const KIND_WORDS: Record<TimelineVersion['kind'], string> = {
-  active: 'active store',
-  hive: 'hive',
-  link: 'link store',
-  quarantined: 'quarantine file',
-  unactionable: 'unactionable queue',
-  rejected: 'rejected lessons',
-};
 
 const ORIGIN_WORDS: Record<TimelineVersion['origin'], string> = {
   baseline: 'baseline: already in the store when history began',
@@ -28,9 +20,13 @@ export interface VersionText {
   key: string;
   /** When it held: "since …", "… → …", or the unobserved stretch it appeared in. */
   time: string;
+  /** `swarm · active store · knowledge.jsonl`, and the file's path as stored (the title). */
   place: string;
-  /** One line per changed field (`confidence 0.9 → 0.42`), or what the first version is. */
+  file: string;
+  /** One line per changed field (`confidence 0.90 → 0.42`), or what the first version is. */
   changes: string[];
+  /** The version's lesson where it differs from the version before (the first version's always). */
+  lesson: string | null;
   origin: string;
   /** Why this version ended, or that it is the current one. */
   end: string;
@@ -38,13 +34,10 @@ export interface VersionText {
   current: boolean;
 }
 
-const value = (v: string | null) => (v === null ? '(none)' : v);
-
-/** `confidence 0.9 → 0.42`, `status (none) → archived`. */
-export const fieldChange = (diff: { field: string; before: string | null; after: string | null }) => `${diff.field} ${value(diff.before)} → ${value(diff.after)}`;
+const lessonOf = (v: TimelineVersion): string | null => (typeof v.record?.lesson === 'string' ? v.record.lesson : null);
 
 function timeText(v: TimelineVersion): string {
-  if (v.unobserved) return v.unobserved.text;
+  if (v.unobserved) return unobservedText(v.unobserved);
   return v.to === null ? `since ${whenToSecond(v.from)}` : `${whenToSecond(v.from)} → ${whenToSecond(v.to)}`;
 }
 
@@ -57,7 +50,7 @@ function endText(v: TimelineVersion): string {
 /** What differs from the version before: its file, then each field. */
 function changeLines(before: TimelineVersion, v: TimelineVersion): string[] {
   const lines = before.file !== v.file ? [`moved from the ${KIND_WORDS[before.kind]} (${before.file}) to the ${KIND_WORDS[v.kind]}`] : [];
-  lines.push(...v.fields.map(fieldChange));
+  lines.push(...v.fields.flatMap(fieldDiffLines));
   if (lines.length) return lines;
   // The same bytes again after the entry had left, or a rewrite that changed only spacing or key order.
   return [before.end && before.end.code !== 'changed' ? 'the same line, back in the store' : 'the line changed, no field did (spacing or key order)'];
@@ -82,8 +75,10 @@ export function timelineText(versions: readonly TimelineVersion[], asOf?: AsOfMo
     .map((v, i) => ({
       key: `${i}:${v.sha256}:${v.from}`,
       time: timeText(v),
-      place: `${v.tier} · ${KIND_WORDS[v.kind]} · ${v.file}`,
+      place: placeText(v),
+      file: v.file,
       changes: i === 0 ? ['the first version history holds'] : changeLines(versions[i - 1]!, v),
+      lesson: i === 0 || lessonOf(v) !== lessonOf(versions[i - 1]!) ? lessonText(lessonOf(v)) : null,
       origin: ORIGIN_WORDS[v.origin],
       end: endText(v),
       current: !Number.isNaN(at) && heldAt(v, at, began),

@@ -36,19 +36,26 @@ describe("an entry's history in words", () => {
   const lines = timelineText([BASELINE, CURATOR, QUARANTINED], { at: '2026-12-01T12:00:00.000Z', historyBegan: '2026-12-01T08:59:59.000Z' });
 
   it('lists every version newest first, with where it lived', () => {
-    expect(lines.map((l) => l.place)).toEqual(['swarm · quarantine file · .swarm/knowledge-quarantined.jsonl', 'swarm · active store · .swarm/knowledge.jsonl', 'swarm · active store · .swarm/knowledge.jsonl']);
+    expect(lines.map((l) => l.place)).toEqual(['swarm · quarantine file · knowledge-quarantined.jsonl', 'swarm · active store · knowledge.jsonl', 'swarm · active store · knowledge.jsonl']);
+    expect(lines[0]!.file).toBe('.swarm/knowledge-quarantined.jsonl');
   });
 
   it('says when each held, and the stretch nobody watched when it was found on opening', () => {
     expect(lines[0]!.time).toBe('since 2026-12-01 14:40:00 UTC');
-    expect(lines[1]!.time).toBe('changed between 2026-12-01 09:12 and 2026-12-01 10:00 (not observed in between)');
+    expect(lines[1]!.time).toBe('changed between 2026-12-01 09:12 UTC and 2026-12-01 10:00 UTC (not observed in between)');
     expect(lines[2]!.time).toBe('2026-12-01 09:00:00 UTC → 2026-12-01 10:00:00 UTC');
   });
 
   it('says what changed: a move between files, each field as before → after', () => {
     expect(lines[0]!.changes).toEqual(['moved from the active store (.swarm/knowledge.jsonl) to the quarantine file']);
-    expect(lines[1]!.changes).toEqual(['confidence 0.9 → 0.42', 'triggers (none) → ["deploy"]']);
+    expect(lines[1]!.changes).toEqual(['confidence 0.90 → 0.42', 'triggers (absent) → ["deploy"]']);
     expect(lines[2]!.changes).toEqual(['the first version history holds']);
+  });
+
+  it('gives the first version’s lesson and a later one’s only where it changed', () => {
+    const lesson = (text: string) => ({ lesson: text });
+    const versions = [version({ record: lesson('Pin the digest') }), version({ record: lesson('Pin the digest'), sha256: 'c'.repeat(64) }), version({ record: lesson('Pin the image digest'), sha256: 'd'.repeat(64) }), version({ record: null, sha256: 'e'.repeat(64) })];
+    expect(timelineText(versions).map((l) => l.lesson)).toEqual(['(no lesson text in this line)', 'Pin the image digest', null, 'Pin the digest']);
   });
 
   it('says how history learned of each and why each ended, inferences marked as such', () => {
