@@ -20,9 +20,9 @@ import { generateDemoWorkspace } from '../main/demo/generate';
 
 const PAGE = { limit: 50, sort: { field: 'updated_at', dir: 'desc' } };
 
-type Call = (name: string, input: unknown) => Promise<any>;
+export type Call = (name: string, input: unknown) => Promise<any>;
 
-function caller(core: ConsoleCore): Call {
+export function caller(core: ConsoleCore): Call {
   return async (name, input) => {
     const result = await core.dispatcher.call(name, input);
     if (!result.ok) throw new Error(`${name}: ${result.error.message}`);
@@ -30,7 +30,7 @@ function caller(core: ConsoleCore): Call {
   };
 }
 
-async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
+export async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
   const t0 = performance.now();
   const value = await fn();
   return { ms: performance.now() - t0, value };
@@ -55,7 +55,7 @@ async function pageWaitsDuring(call: Call, work: Promise<unknown>): Promise<{ ma
 }
 
 /** Another process appends one lesson line; resolves once the index shows it. */
-async function appendLesson(call: Call, knowledgeFile: string, n: number): Promise<string> {
+export async function appendLesson(call: Call, knowledgeFile: string, n: number): Promise<string> {
   const id = `b3a7c0de-0000-4000-8000-${String(n).padStart(12, '0')}`;
   const lesson = {
     id,

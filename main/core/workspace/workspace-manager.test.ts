@@ -110,7 +110,13 @@ describe('WorkspaceManager closes the previous workspace without holding the swi
     const slowClose = new Promise<void>((resolve) => (finishClosing = resolve));
     try {
       const a = await manager.open({ project: first, hive });
-      a.service('slow-to-close', () => ({ value: null, dispose: async () => (await slowClose, events.push('first closed')) }));
+      a.service('slow-to-close', () => ({
+        value: null,
+        dispose: async () => {
+          await slowClose;
+          events.push('first closed');
+        },
+      }));
 
       await manager.open({ project: second, hive });
       events.push('second open');

@@ -1,0 +1,114 @@
+/**
+ * The knowledge cost curve (issue 21): the same workspace at several sizes (1k, 10k and 100k
+ * knowledge entries by default; `--sizes` overrides), each through the real core, and the growth
+ * exponent k of each figure (time ∝ nᵏ, least squares on log-log). What it shows: the model's
+ * warm-up grows with the store (goal k ≤ 1.1, as ingest), while a one-line append costs the same
+ * at any size (goal k ≈ 0, here ≤ 0.2): the detail right after it, and the injection preview and
+ * inboxes being current again. The re-open's first detail is also followed across sizes.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { growthExponent, percentile, type BenchOptions, type BenchReport } from './report';
+import { appendLesson, caller, timed, type Call } from './knowledge.bench';
+import { knowledgeOf } from '../main/core/rpc/knowledge-handlers';
+import { createConsoleCore } from '../main/core/console-core';
+import { generateDemoWorkspace } from '../main/demo/generate';
+
+const DEFAULT_SIZES = [1_000, 10_000, 100_000];
+const APPENDS = 5;
+const POLL_MS = 10;
+const PREVIEW = { phase: 'Phase 3: implement the refunds API', agent: 'coder', tool: 'task', headroomPercent: 70 };
+
+interface Point {
+  n: number;
+  /** Entries the opened project's model holds (swarm, hive and link stores). */
+  entries: number;
+  warmUpMs: number;
+  detailAfterAppendMs: number;
+  previewCurrentMs: number;
+  inboxesCurrentMs: number;
+  reopenDetailMs: number;
+}
+
+/** Polls `run` until its answer is current; the time from the first call. */
+async function timeToCurrent(run: () => Promise<any>, isCurrent: (value: any) => boolean): Promise<number> {
+  const t0 = performance.now();
+  for (;;) {
+    if (isCurrent(await run())) return performance.now() - t0;
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+async function measure(n: number): Promise<Point> {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'knowledge-curve-'));
+  const project = path.join(root, 'project');
+  const hive = path.join(root, 'hive');
+  const userDataDir = path.join(root, 'user-data');
+  const knowledgeFile = path.join(project, '.swarm', 'knowledge.jsonl');
+  try {
+    generateDemoWorkspace({ projectDir: project, hiveDir: hive, seed: 42, scale: { knowledgeEntries: n } });
+    let core = await createConsoleCore({ userDataDir, host: 'browser', version: 'bench' }, { project, hive });
+    let call: Call = caller(core);
+    await call('stores.summary', {});
+    const page = await call('stores.entries', { limit: 10, sort: { field: 'updated_at', dir: 'desc' } });
+    const service = knowledgeOf(core.context.workspaces.current);
+    const warmUp = await timed(async () => {
+      await call('knowledge.markers', { rids: page.items.map((i: { rid: number }) => i.rid) });
+      await service.settled();
+    });
+    const entries = (await service.model()).inputs.entries.length;
+
+    let appended = 0;
+    const details: number[] = [];
+    for (let i = 0; i < APPENDS; i++) {
+      const id = await appendLesson(call, knowledgeFile, ++appended);
+      details.push((await timed(() => call('knowledge.detail', { id }))).ms);
+    }
+    await service.settled();
+    await appendLesson(call, knowledgeFile, ++appended);
+    const previewCurrentMs = await timeToCurrent(() => call('knowledge.previewInjection', PREVIEW), (v) => !v.freshness.stale);
+    await service.settled();
+    await appendLesson(call, knowledgeFile, ++appended);
+    const inboxesCurrentMs = await timeToCurrent(() => call('knowledge.inboxes', {}), (v) => !v.duplicatesFreshness.stale);
+    await service.settled();
+    await core.dispose();
+
+    // Restart on the existing index: the first detail before the model is warm again.
+    core = await createConsoleCore({ userDataDir, host: 'browser', version: 'bench' }, { project, hive });
+    call = caller(core);
+    await call('stores.summary', {});
+    const reopenDetail = await timed(() => call('knowledge.detail', { id: page.items[3].id }));
+    await knowledgeOf(core.context.workspaces.current).settled();
+    await core.dispose();
+    return { n, entries, warmUpMs: warmUp.ms, detailAfterAppendMs: percentile(details, 50), previewCurrentMs, inboxesCurrentMs, reopenDetailMs: reopenDetail.ms };
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+}
+
+export async function run(report: BenchReport, options: BenchOptions = {}): Promise<void> {
+  const sizes = options.sizes ?? DEFAULT_SIZES;
+  report.section('Knowledge cost curve');
+  report.note(`sizes: ${sizes.map((n) => n.toLocaleString('en')).join(' / ')} generated knowledge entries; load average at start ${os.loadavg().map((l) => l.toFixed(2)).join(', ')}`);
+  const points: Point[] = [];
+  for (const n of sizes) {
+    const point = await measure(n);
+    points.push(point);
+    const at = `at ${n.toLocaleString('en')} entries`;
+    report.note(`${at}: the opened project's model holds ${point.entries.toLocaleString('en')} entries`);
+    report.figure(`model warm-up (build, clusters, tier merge) ${at}`, point.warmUpMs, 'ms');
+    report.figure(`knowledge.detail right after a one-line append, p50 of ${APPENDS} ${at}`, point.detailAfterAppendMs, 'ms', '≤ 50 ms');
+    report.figure(`knowledge.previewInjection current again after a one-line append ${at}`, point.previewCurrentMs, 'ms', '≤ 100 ms');
+    report.figure(`knowledge.inboxes current again after a one-line append ${at}`, point.inboxesCurrentMs, 'ms', '≤ 100 ms');
+    report.figure(`re-open: first knowledge.detail ${at}`, point.reopenDetailMs, 'ms', '≤ 500 ms');
+  }
+  report.count('sizes measured', points.length, 'sizes');
+  const k = (pick: (p: Point) => number) => growthExponent(points.map((p) => ({ n: p.entries, value: pick(p) })));
+  report.figure('model warm-up growth exponent k (time ∝ nᵏ)', k((p) => p.warmUpMs), '', '≤ 1.1');
+  report.figure('detail after a one-line append: growth exponent k', k((p) => p.detailAfterAppendMs), '', '≤ 0.2 (k ≈ 0)');
+  report.figure('preview current after a one-line append: growth exponent k', k((p) => p.previewCurrentMs), '', '≤ 0.2 (k ≈ 0)');
+  report.figure('inboxes current after a one-line append: growth exponent k', k((p) => p.inboxesCurrentMs), '', '≤ 0.2 (k ≈ 0)');
+  report.figure('re-open first detail: growth exponent k', k((p) => p.reopenDetailMs), '', '≤ 1.1');
+  report.note(`load average after the section: ${os.loadavg().map((l) => l.toFixed(2)).join(', ')}`);
+}
