@@ -37,7 +37,7 @@ export interface StoreChange {
  */
 const HASH_WINDOW = 64 * 1024;
 /** Records written per transaction (the rows of a batch are a few flat arrays). */
-const BATCH_RECORDS = 5000;
+const BATCH_RECORDS = 2000;
 /**
  * Defect rows stored per file, over every pass (a flood of bad lines appended a few at a time
  * once stored them all); the count on the file row stays exact.
