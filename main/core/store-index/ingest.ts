@@ -71,9 +71,15 @@ async function fingerprint(path: string, end: number, ino: number | null): Promi
   }
 }
 
+/** The status of a file whose pass has committed rows but not ended (see `flush` in syncFile). */
+const READING = 'reading';
+/** Whether a file's rows were shown (complete, or a pass's rows over a complete state). */
+const hadRows = (state: FileState) => state.status === 'ok' || state.status === READING;
+
 type Mode = { kind: 'unchanged' } | { kind: 'full'; why: string } | { kind: 'append' };
 
 async function decide(def: StoreDef, state: FileState, stat: fs.Stats): Promise<Mode> {
+  if (state.status === READING) return { kind: 'full', why: 'its last read was interrupted' };
   if (state.status !== 'ok' || state.ino === null) return { kind: 'full', why: 'first read' };
   if (stat.ino !== state.ino || stat.dev !== state.dev) return { kind: 'full', why: 'replaced (rename-over)' };
   if (stat.size < state.end_offset) return { kind: 'full', why: 'truncated' };
@@ -106,7 +112,7 @@ export async function syncFile(
     stat = await fs.promises.stat(file.path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const hadContent = state.status === 'ok' || state.status === 'not_a_file';
+    const hadContent = hadRows(state) || state.status === 'not_a_file';
     const message =
       code === 'ENOENT'
         ? hadContent
@@ -129,13 +135,13 @@ export async function syncFile(
   if (outside !== null) {
     const message = outsideMessage(file.path, outside);
     if (state.status === 'unreadable' && state.message === message) return null;
-    const had = state.status === 'ok' ? state.records : 0;
+    const had = hadRows(state) ? state.records : 0;
     writer.resetFile(state.id, { ...empty, status: 'unreadable', message });
     return change('removed', had);
   }
 
   // A line read back no longer matched its row: the file changed where the fingerprint cannot see.
-  const mode: Mode = options.reread && state.status === 'ok' ? { kind: 'full', why: 'a line no longer matched the index' } : await decide(def, state, stat);
+  const mode: Mode = options.reread && hadRows(state) ? { kind: 'full', why: 'a line no longer matched the index' } : await decide(def, state, stat);
   if (mode.kind === 'unchanged') return null;
   const full = mode.kind === 'full';
   // Writes due before the pass's first rows, made in the same transaction as them: during the
@@ -175,7 +181,7 @@ export async function syncFile(
     batch.clear();
     defects = [];
   };
-  const flushPartial = () => flush(() => writer.markReading(state.id));
+  const flushPartial = () => flush(() => writer.setStatus(state.id, READING));
   const result = await readStoreFile(def, file.path, {
     fromOffset: full ? 0 : state.end_offset,
     firstLine: full ? 1 : state.next_line,
@@ -209,7 +215,7 @@ export async function syncFile(
   flush(() =>
     writer.updateFile(state.id, {
       status: 'ok',
-      message: [orphanNote, symlinkNote, full && state.status === 'ok' ? `re-read: ${mode.why}` : null].filter(Boolean).join('; ') || null,
+      message: [orphanNote, symlinkNote, full && hadRows(state) ? `re-read: ${mode.why}` : null].filter(Boolean).join('; ') || null,
       dev: identity?.dev ?? null,
       ino: identity?.ino ?? null,
       // The bytes consumed (complete lines + pending tail), so any growth past them is noticed.
@@ -225,7 +231,7 @@ export async function syncFile(
       pending_tail: hasTail,
     }),
   );
-  if (full) return change(state.status === 'ok' ? 'rewritten' : 'appended', records);
+  if (full) return change(hadRows(state) ? 'rewritten' : 'appended', records);
   if (records > 0) return change('appended', records, state.next_line);
   const newDefects = result.defectCount - hasTail;
   return newDefects > 0 ? change('defects', newDefects) : null;

@@ -69,7 +69,7 @@ async function killWhen(ws: ReturnType<typeof workspace>, caught: (db: Database.
 async function reopen(ws: ReturnType<typeof workspace>) {
   const service = new StoreIndexService(ws.paths, ws.cacheDir, { watch: false });
   await service.ready;
-  const row = service.db.prepare("SELECT f.status, f.records, f.lines, (SELECT count(*) FROM events e WHERE e.file_id = f.id) AS rows, (SELECT count(DISTINCT line) FROM events e WHERE e.file_id = f.id) AS distinctLines FROM files f WHERE f.store_key = 'events'").get();
+  const row = service.db.prepare("SELECT f.status, f.message, f.records, f.lines, (SELECT count(*) FROM events e WHERE e.file_id = f.id) AS rows, (SELECT count(DISTINCT line) FROM events e WHERE e.file_id = f.id) AS distinctLines FROM files f WHERE f.store_key = 'events'").get();
   const reason = service.index.reason;
   await service.close();
   return { row, reason };
@@ -86,7 +86,7 @@ describe('an ingest killed midway', () => {
     expect(caught).toBe(true);
     const { row, reason } = await reopen(ws);
     expect(reason).toBe('the first build of the index was interrupted');
-    expect(row).toEqual({ status: 'ok', records: LINES, lines: LINES, rows: LINES, distinctLines: LINES });
+    expect(row).toEqual({ status: 'ok', message: null, records: LINES, lines: LINES, rows: LINES, distinctLines: LINES });
   }, 60_000);
 
   it('during an append of many batches: the next open reads the file again whole, every line once', async () => {
@@ -100,6 +100,6 @@ describe('an ingest killed midway', () => {
     expect(caught).toBe(true);
     const { row, reason } = await reopen(ws);
     expect(reason).toBeNull();
-    expect(row).toEqual({ status: 'ok', records: 1000 + LINES, lines: 1000 + LINES, rows: 1000 + LINES, distinctLines: 1000 + LINES });
+    expect(row).toEqual({ status: 'ok', message: 're-read: its last read was interrupted', records: 1000 + LINES, lines: 1000 + LINES, rows: 1000 + LINES, distinctLines: 1000 + LINES });
   }, 60_000);
 });

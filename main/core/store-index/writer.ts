@@ -57,7 +57,7 @@ export class IndexWriter {
          end_offset = @end_offset, next_line = @next_line, lines = @lines, records = @records, defects = @defects, pending_tail = @pending_tail, ingested_at = @now WHERE id = @id`,
       ),
       deleteFile: p('DELETE FROM files WHERE id = ?'),
-      markReading: p("UPDATE files SET status = 'reading' WHERE id = ?"),
+      setStatus: p('UPDATE files SET status = ? WHERE id = ?'),
       defect: p('INSERT INTO defects(file_id, store_key, line, offset, kind, reason) VALUES (?, ?, ?, ?, ?, ?)'),
       clearFts: p('DELETE FROM entries_fts WHERE rowid IN (SELECT rid FROM entries WHERE file_id = ?)'),
       clearTags: p('DELETE FROM entry_tags WHERE rid IN (SELECT rid FROM entries WHERE file_id = ?)'),
@@ -119,9 +119,9 @@ export class IndexWriter {
     })();
   }
 
-  /** Marks a file as being read: rows of a pass are committed before its end (see ingest.ts). */
-  markReading(id: number): void {
-    this.s.markReading!.run(id);
+  /** Sets a file's status alone (a pass under way marks its file: see ingest.ts). */
+  setStatus(id: number, status: string): void {
+    this.s.setStatus!.run(status, id);
   }
 
   forgetFile(id: number): void {
