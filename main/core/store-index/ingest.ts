@@ -5,7 +5,8 @@ import type { JsonlDefect } from '../stores/jsonl-reader';
 import type { StoreFile } from '../stores/locate';
 import { readStoreFile } from '../stores/read-store-file';
 import { outsideMessage, outsideTarget } from '../stores/containment';
-import type { FileState, IndexWriter, PendingRow } from './writer';
+import type { FileState, IndexWriter } from './writer';
+import { RowBatch } from './row-batch';
 
 export type ChangeKind = 'appended' | 'rewritten' | 'removed' | 'defects';
 
@@ -35,6 +36,7 @@ export interface StoreChange {
  * line read back from such a file is checked against its hash anyway (stored-lines.ts).
  */
 const HASH_WINDOW = 64 * 1024;
+/** Records written per transaction (the rows of a batch are a few flat arrays). */
 const BATCH_RECORDS = 2000;
 /**
  * Defect rows stored per file, over every pass (a flood of bad lines appended a few at a time
@@ -69,9 +71,15 @@ async function fingerprint(path: string, end: number, ino: number | null): Promi
   }
 }
 
+/** The status of a file whose pass has committed rows but not ended (see `flush` in syncFile). */
+const READING = 'reading';
+/** Whether a file's rows were shown (complete, or a pass's rows over a complete state). */
+const hadRows = (state: FileState) => state.status === 'ok' || state.status === READING;
+
 type Mode = { kind: 'unchanged' } | { kind: 'full'; why: string } | { kind: 'append' };
 
 async function decide(def: StoreDef, state: FileState, stat: fs.Stats): Promise<Mode> {
+  if (state.status === READING) return { kind: 'full', why: 'its last read was interrupted' };
   if (state.status !== 'ok' || state.ino === null) return { kind: 'full', why: 'first read' };
   if (stat.ino !== state.ino || stat.dev !== state.dev) return { kind: 'full', why: 'replaced (rename-over)' };
   if (stat.size < state.end_offset) return { kind: 'full', why: 'truncated' };
@@ -104,22 +112,20 @@ export async function syncFile(
     stat = await fs.promises.stat(file.path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const hadContent = state.status === 'ok' || state.status === 'not_a_file';
-    writer.clearFile(state.id);
+    const hadContent = hadRows(state) || state.status === 'not_a_file';
     const message =
       code === 'ENOENT'
         ? hadContent
           ? `${file.name} was deleted: its ${state.records} records are no longer shown`
           : `${file.name} does not exist`
         : `${file.name} cannot be read (${code})`;
-    writer.updateFile(state.id, { ...empty, status: code === 'ENOENT' ? 'missing' : 'unreadable', message });
+    writer.resetFile(state.id, { ...empty, status: code === 'ENOENT' ? 'missing' : 'unreadable', message });
     return hadContent ? change('removed', state.records) : null;
   }
   if (!stat.isFile()) {
     const wasFile = state.status !== 'not_a_file';
-    writer.clearFile(state.id);
     const message = `${file.name} is ${stat.isDirectory() ? 'a directory' : 'not a regular file'} where the store file should be; nothing read`;
-    writer.updateFile(state.id, { ...empty, status: 'not_a_file', message });
+    writer.resetFile(state.id, { ...empty, status: 'not_a_file', message });
     return wasFile && state.status !== 'new' ? change('removed', state.records) : change('defects', 1);
   }
 
@@ -129,19 +135,21 @@ export async function syncFile(
   if (outside !== null) {
     const message = outsideMessage(file.path, outside);
     if (state.status === 'unreadable' && state.message === message) return null;
-    const had = state.status === 'ok' ? state.records : 0;
-    writer.clearFile(state.id);
-    writer.updateFile(state.id, { ...empty, status: 'unreadable', message });
+    const had = hadRows(state) ? state.records : 0;
+    writer.resetFile(state.id, { ...empty, status: 'unreadable', message });
     return change('removed', had);
   }
 
   // A line read back no longer matched its row: the file changed where the fingerprint cannot see.
-  const mode: Mode = options.reread && state.status === 'ok' ? { kind: 'full', why: 'a line no longer matched the index' } : await decide(def, state, stat);
+  const mode: Mode = options.reread && hadRows(state) ? { kind: 'full', why: 'a line no longer matched the index' } : await decide(def, state, stat);
   if (mode.kind === 'unchanged') return null;
   const full = mode.kind === 'full';
-  // During the first build a new file has no rows yet (an interrupted build is discarded whole).
-  if (full && !(options.initialBuild && state.status === 'new')) writer.clearFile(state.id);
-  else if (state.pending_tail) writer.clearDefectsFrom(state.id, state.end_offset);
+  // Writes due before the pass's first rows, made in the same transaction as them: during the
+  // first build a new file has no rows yet (an interrupted build is discarded whole); a re-read
+  // drops the file's rows; an append drops the defect of the tail it completes.
+  const clearing = full && !(options.initialBuild && state.status === 'new');
+  const tailDefects = !full && state.pending_tail;
+  let prelude: (() => void) | null = clearing ? () => writer.clearFile(state.id) : tailDefects ? () => writer.clearDefectsFrom(state.id, state.end_offset) : null;
 
   const seenIds = full
     ? new Map<string, number>()
@@ -156,38 +164,46 @@ export async function syncFile(
         },
       };
 
-  let batch: PendingRow[] = [];
+  const batch = new RowBatch(def.table);
   let defects: JsonlDefect[] = [];
   // Rows already stored for the earlier lines (the pending tail's defect is read again).
   let storedDefects = full ? 0 : Math.max(0, state.defects - state.pending_tail);
   let records = 0;
-  const flush = () => {
-    writer.insertRows(def.table, batch);
-    batch = [];
-    writer.insertDefects(state.id, file.storeKey, defects);
+  /**
+   * Writes the batch. Before the last one, the file is marked as being read in the same
+   * transaction: if the process dies before the pass ends, the next sync sees a file not 'ok'
+   * and reads it again whole (its rows dropped first), so a half-read file is never taken for
+   * a complete one. The last batch is written with the file's new state (see below).
+   */
+  const flush = (after: () => void) => {
+    writer.write(batch, state.id, file.storeKey, defects, { before: prelude, after });
+    prelude = null;
+    batch.clear();
     defects = [];
   };
+  const flushPartial = () => flush(() => writer.setStatus(state.id, READING));
   const result = await readStoreFile(def, file.path, {
     fromOffset: full ? 0 : state.end_offset,
     firstLine: full ? 1 : state.next_line,
     seenIds: seenIds as Map<string, number>,
     maxCollectedDefects: 0,
     confineTo: options.confineTo,
+    hashLines: true,
     onRecord: (record) => {
       records++;
-      batch.push(writer.rowOf(def, file.tier, state.id, record));
-      if (batch.length >= BATCH_RECORDS) flush();
+      batch.add(def, file.tier, state.id, record);
+      if (batch.rows >= BATCH_RECORDS) flushPartial();
     },
     onDefect: (defect) => {
       if (storedDefects++ < MAX_STORED_DEFECTS) defects.push(defect);
-      if (defects.length >= BATCH_RECORDS) flush();
+      if (defects.length >= BATCH_RECORDS) flushPartial();
     },
   });
-  flush();
 
   if (result.status !== 'ok') {
-    writer.clearFile(state.id);
-    writer.updateFile(state.id, { ...empty, status: result.status, message: result.message });
+    batch.clear();
+    defects = [];
+    flush(() => writer.resetFile(state.id, { ...empty, status: result.status, message: result.message }));
     return change('removed', state.records);
   }
   const identity = result.identity;
@@ -196,24 +212,26 @@ export async function syncFile(
   const baseDefects = full ? 0 : state.defects - state.pending_tail;
   const symlinkNote = file.symlinkTarget ? `symlink to ${file.symlinkTarget}` : null;
   const orphanNote = file.orphaned ? 'orphaned: the plugin ignores this local file while the worktree is linked' : null;
-  writer.updateFile(state.id, {
-    status: 'ok',
-    message: [orphanNote, symlinkNote, full && state.status === 'ok' ? `re-read: ${mode.why}` : null].filter(Boolean).join('; ') || null,
-    dev: identity?.dev ?? null,
-    ino: identity?.ino ?? null,
-    // The bytes consumed (complete lines + pending tail), so any growth past them is noticed.
-    size: identity ? result.endOffset + (result.pendingTail?.bytes ?? 0) : null,
-    mtime_ms: identity?.mtimeMs ?? null,
-    head_sha: print?.head ?? null,
-    tail_sha: print?.tail ?? null,
-    end_offset: result.endOffset,
-    next_line: result.nextLine,
-    lines: (full ? 0 : state.lines) + result.lines,
-    records: (full ? 0 : state.records) + records,
-    defects: baseDefects + result.defectCount,
-    pending_tail: hasTail,
-  });
-  if (full) return change(state.status === 'ok' ? 'rewritten' : 'appended', records);
+  flush(() =>
+    writer.updateFile(state.id, {
+      status: 'ok',
+      message: [orphanNote, symlinkNote, full && hadRows(state) ? `re-read: ${mode.why}` : null].filter(Boolean).join('; ') || null,
+      dev: identity?.dev ?? null,
+      ino: identity?.ino ?? null,
+      // The bytes consumed (complete lines + pending tail), so any growth past them is noticed.
+      size: identity ? result.endOffset + (result.pendingTail?.bytes ?? 0) : null,
+      mtime_ms: identity?.mtimeMs ?? null,
+      head_sha: print?.head ?? null,
+      tail_sha: print?.tail ?? null,
+      end_offset: result.endOffset,
+      next_line: result.nextLine,
+      lines: (full ? 0 : state.lines) + result.lines,
+      records: (full ? 0 : state.records) + records,
+      defects: baseDefects + result.defectCount,
+      pending_tail: hasTail,
+    }),
+  );
+  if (full) return change(hadRows(state) ? 'rewritten' : 'appended', records);
   if (records > 0) return change('appended', records, state.next_line);
   const newDefects = result.defectCount - hasTail;
   return newDefects > 0 ? change('defects', newDefects) : null;

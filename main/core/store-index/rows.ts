@@ -145,3 +145,39 @@ export function genericRow(record: StoreRecord): GenericRow {
     ts: first(v.timestamp, v.created_at, v.recorded_at, v.rejected_at, v.last_updated, v.retiredAt, v.date, fm.generated_at, v.built_at),
   };
 }
+
+const digit = (s: string, i: number): number => s.charCodeAt(i) - 48;
+const digits = (s: string, from: number, to: number): number => {
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const d = digit(s, i);
+    if (d < 0 || d > 9) return -1;
+    n = n * 10 + d;
+  }
+  return n;
+};
+
+/**
+ * Epoch ms of a record's timestamp, as Date.parse gives it (null when it gives NaN). The form
+ * the plugin writes, `YYYY-MM-DDTHH:MM:SS.sssZ`, is read from its digits (Date.parse costs about
+ * a microsecond, a tenth of a million-line ingest's budget per line); anything else, and any
+ * date whose day might not exist in its month, goes through Date.parse.
+ */
+export function epochMs(ts: string | null): number | null {
+  if (ts === null) return null;
+  if (ts.length === 24 && ts.charCodeAt(4) === 45 && ts.charCodeAt(7) === 45 && ts.charCodeAt(10) === 84 && ts.charCodeAt(13) === 58 && ts.charCodeAt(16) === 58 && ts.charCodeAt(19) === 46 && ts.charCodeAt(23) === 90) {
+    const year = digits(ts, 0, 4);
+    const month = digits(ts, 5, 7);
+    const day = digits(ts, 8, 10);
+    const hour = digits(ts, 11, 13);
+    const minute = digits(ts, 14, 16);
+    const second = digits(ts, 17, 19);
+    const ms = digits(ts, 20, 23);
+    // Date.UTC reads years 0–99 as 1900–1999: those go through Date.parse.
+    if (year >= 1000 && month >= 1 && month <= 12 && day >= 1 && day <= 28 && hour >= 0 && hour <= 23 && minute >= 0 && minute <= 59 && second >= 0 && second <= 59 && ms >= 0) {
+      return Date.UTC(year, month - 1, day, hour, minute, second, ms);
+    }
+  }
+  const ms = Date.parse(ts);
+  return Number.isNaN(ms) ? null : ms;
+}

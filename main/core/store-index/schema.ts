@@ -4,7 +4,7 @@
  * `<workspace.cacheDir>/store-index.sqlite`. Bump INDEX_SCHEMA_VERSION whenever the tables or
  * what goes into them change: a database with another version is deleted and rebuilt.
  */
-export const INDEX_SCHEMA_VERSION = 10;
+export const INDEX_SCHEMA_VERSION = 11;
 export const INDEX_FILE_NAME = 'store-index.sqlite';
 
 // Row tables (entries, events, receipts, records) hold one row per store record, pointing at its
@@ -51,7 +51,7 @@ CREATE TABLE entries (
   collection TEXT NOT NULL,
   line INTEGER NOT NULL,
   offset INTEGER NOT NULL,
-  -- the line's length with its newline, and lineHash() of its text
+  -- the line's length with its newline, and the hash of its bytes (stores/line-hash.ts)
   bytes INTEGER NOT NULL,
   hash INTEGER NOT NULL,
   id TEXT,
@@ -88,7 +88,7 @@ CREATE TABLE events (
   store_key TEXT NOT NULL,
   line INTEGER NOT NULL,
   offset INTEGER NOT NULL,
-  -- the line's length with its newline, and lineHash() of its text
+  -- the line's length with its newline, and the hash of its bytes (stores/line-hash.ts)
   bytes INTEGER NOT NULL,
   hash INTEGER NOT NULL,
   kind TEXT,
@@ -109,7 +109,7 @@ CREATE TABLE receipts (
   store_key TEXT NOT NULL,
   line INTEGER NOT NULL,
   offset INTEGER NOT NULL,
-  -- the line's length with its newline, and lineHash() of its text
+  -- the line's length with its newline, and the hash of its bytes (stores/line-hash.ts)
   bytes INTEGER NOT NULL,
   hash INTEGER NOT NULL,
   seq INTEGER,

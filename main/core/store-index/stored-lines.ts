@@ -1,27 +1,21 @@
 import fs from 'node:fs';
 import type Database from 'better-sqlite3';
+import { bytesHash } from '../stores/line-hash';
 
 /** A connection to the index (open-index.ts's IndexDb, named here without importing it: no cycle). */
 type IndexDb = Database.Database;
 
 /**
  * The index keeps no copy of a JSONL line: a row holds where its line sits in the store file
- * (byte offset, byte count with the newline) and a 32-bit hash of its text. The text is read back
+ * (byte offset, byte count with the newline) and a 32-bit hash of its bytes. The text is read back
  * from the file on demand, through the SQL function `stored_line(path, offset, bytes, hash)`, and
  * served only when it still hashes to what was indexed; otherwise the file changed behind the
  * index and `StaleLineError` names it, so the caller re-reads that file and asks again (see
  * StoreIndexService.fresh). Whole-file records (JSON, markdown) keep their text in `records_raw`.
  */
 
-/** FNV-1a over the UTF-16 code units of a line's text: cheap at ingest, enough to tell a changed line. */
-export function lineHash(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h | 0;
-}
+// Re-exported: a line's hash is defined in the stores layer, where the reader takes it.
+export { lineHash } from '../stores/line-hash';
 
 /** A stored line no longer matches its row: the file changed since it was indexed. */
 export class StaleLineError extends Error {
@@ -57,14 +51,14 @@ export class LineReader {
   read(path: string, offset: number, bytes: number, hash: number): string {
     const cached = this.open.get(path);
     if (cached) {
-      const text = this.fromFile(cached, offset, bytes);
-      if (text !== null && lineHash(text) === hash) return text;
+      const text = this.fromFile(cached, offset, bytes, hash);
+      if (text !== null) return text;
       // The block (or the descriptor: a file replaced by rename) may be older than the row.
       this.forget(path);
     }
     const file = this.openFile(path);
-    const text = file ? this.fromFile(file, offset, bytes) : null;
-    if (text !== null && lineHash(text) === hash) return text;
+    const text = file ? this.fromFile(file, offset, bytes, hash) : null;
+    if (text !== null) return text;
     this.forget(path);
     this.onStale?.(path);
     throw new StaleLineError(path);
@@ -83,8 +77,8 @@ export class LineReader {
     return file;
   }
 
-  /** The line's text as the JSONL reader decoded it (BOM at byte 0 and a final `\r` dropped), or null. */
-  private fromFile(file: OpenFile, offset: number, bytes: number): string | null {
+  /** The line's text as the JSONL reader decoded it (BOM at byte 0 and a final `\r` dropped), or null unless its bytes hash to `hash`. */
+  private fromFile(file: OpenFile, offset: number, bytes: number, hash: number): string | null {
     const end = offset + bytes;
     if (offset < file.blockStart || end > file.blockStart + file.blockLength) {
       const scanning = offset >= file.lastEnd && offset - file.lastEnd < BLOCK_BYTES;
@@ -108,6 +102,7 @@ export class LineReader {
     let stop = at + bytes - 1;
     if (offset === 0 && stop - start >= 3 && buffer[start] === 0xef && buffer[start + 1] === 0xbb && buffer[start + 2] === 0xbf) start += 3;
     if (stop > start && buffer[stop - 1] === CR) stop--;
+    if (bytesHash(buffer.subarray(start, stop)) !== hash) return null;
     return buffer.toString('utf8', start, stop);
   }
 

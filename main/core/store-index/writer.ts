@@ -1,18 +1,14 @@
 import type Database from 'better-sqlite3';
-import type { StoreDef, StoreTable, StoreTier } from '../stores/catalog';
+import type { StoreDef, StoreTable } from '../stores/catalog';
 import type { JsonlDefect } from '../stores/jsonl-reader';
-import type { StoreRecord } from '../stores/read-store-file';
 import type { StoreFile } from '../stores/locate';
 import type { IndexDb } from './open-index';
-import { entryRow, eventRow, genericRow, receiptRow } from './rows';
-import { lineHash } from './stored-lines';
+import { ROW_COLUMNS, type RowBatch } from './row-batch';
 
-/** One record's column values, (whole-file records) its text, and (entries) tags and full-text fields, ready to insert. */
-export interface PendingRow {
-  values: unknown[];
-  raw?: string;
-  tags?: string[];
-  fts?: [string, string, string, string];
+/** Writes made in the transaction of a batch, before and after its rows. */
+export interface BatchWrites {
+  before?: (() => void) | null;
+  after?: () => void;
 }
 
 /** Everything the index remembers about one file between reads. */
@@ -45,8 +41,8 @@ const EMPTY_FILE = { dev: null, ino: null, size: null, mtime_ms: null, head_sha:
 /** Prepared statements for writing one workspace's index; every batch is one transaction. */
 export class IndexWriter {
   private readonly s: Record<string, Database.Statement>;
-  private readonly insertBatch: (batch: { table: StoreTable; rows: PendingRow[] }) => void;
-  private readonly insertDefectBatch: (batch: { fileId: number; storeKey: string; defects: JsonlDefect[] }) => void;
+  private readonly inserts: Record<StoreTable | 'entry_tags' | 'entries_fts' | 'records_raw', MultiRowInsert>;
+  private readonly writeBatch: (batch: RowBatch, defects: { fileId: number; storeKey: string; list: JsonlDefect[] }, around: BatchWrites) => void;
 
   constructor(private readonly db: IndexDb) {
     const p = (sql: string) => db.prepare(sql);
@@ -61,23 +57,7 @@ export class IndexWriter {
          end_offset = @end_offset, next_line = @next_line, lines = @lines, records = @records, defects = @defects, pending_tail = @pending_tail, ingested_at = @now WHERE id = @id`,
       ),
       deleteFile: p('DELETE FROM files WHERE id = ?'),
-      entries: p(
-        `INSERT INTO entries(file_id, store_key, collection, line, offset, bytes, hash, id, tier, status, category, scope, priority, confidence, project, created_at, updated_at,
-         phases_alive, max_phases, encounter_score, shown_count, lesson, tags, flagged, duplicate)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ),
-      entry_tags: p('INSERT INTO entry_tags(rid, tag) VALUES (?, ?)'),
-      entries_fts: p('INSERT INTO entries_fts(rowid, lesson, tags, triggers, actions) VALUES (?, ?, ?, ?, ?)'),
-      events: p(
-        `INSERT INTO events(file_id, store_key, line, offset, bytes, hash, kind, ts_ms, session_id, agent, tool, knowledge_id, trace_id, phase, flagged)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ),
-      receipts: p(
-        `INSERT INTO receipts(file_id, store_key, line, offset, bytes, hash, seq, gen, type, ts, trace_id, entry_id, session_id, phase, outcome, source, flagged)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ),
-      records: p('INSERT INTO records(file_id, store_key, line, offset, rec_id, kind, ts, flagged, duplicate) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)'),
-      records_raw: p('INSERT INTO records_raw(rid, raw) VALUES (?, ?)'),
+      setStatus: p('UPDATE files SET status = ? WHERE id = ?'),
       defect: p('INSERT INTO defects(file_id, store_key, line, offset, kind, reason) VALUES (?, ?, ?, ?, ?, ?)'),
       clearFts: p('DELETE FROM entries_fts WHERE rowid IN (SELECT rid FROM entries WHERE file_id = ?)'),
       clearTags: p('DELETE FROM entry_tags WHERE rid IN (SELECT rid FROM entries WHERE file_id = ?)'),
@@ -91,19 +71,20 @@ export class IndexWriter {
       entryLineById: p('SELECT line FROM entries WHERE file_id = ? AND id = ? ORDER BY line LIMIT 1'),
       recordLineById: p('SELECT line FROM records WHERE file_id = ? AND store_key = ? AND rec_id = ? ORDER BY line LIMIT 1'),
     };
-    const s = this.s;
-    this.insertBatch = db.transaction(({ table, rows }) => {
-      const insert = s[table] as Database.Statement;
-      const insertRaw = table === 'records' ? s.records_raw! : null;
-      for (const row of rows) {
-        const rid = insert.run(...row.values).lastInsertRowid;
-        if (insertRaw) insertRaw.run(rid, row.raw ?? '');
-        if (row.tags) for (const tag of row.tags) s.entry_tags!.run(rid, tag);
-        if (row.fts) s.entries_fts!.run(rid, ...row.fts);
-      }
-    });
-    this.insertDefectBatch = db.transaction(({ fileId, storeKey, defects }) => {
-      for (const d of defects) s.defect!.run(fileId, storeKey, d.line, d.offset, d.kind, d.reason);
+    this.inserts = {
+      entries: multiRowInsert(db, 'entries', ROW_COLUMNS.entries),
+      events: multiRowInsert(db, 'events', ROW_COLUMNS.events),
+      receipts: multiRowInsert(db, 'receipts', ROW_COLUMNS.receipts),
+      records: multiRowInsert(db, 'records', ROW_COLUMNS.records),
+      entry_tags: multiRowInsert(db, 'entry_tags', ['rid', 'tag']),
+      entries_fts: multiRowInsert(db, 'entries_fts', ['rowid', 'lesson', 'tags', 'triggers', 'actions']),
+      records_raw: multiRowInsert(db, 'records_raw', ['rid', 'raw']),
+    };
+    this.writeBatch = db.transaction((batch: RowBatch, defects: { fileId: number; storeKey: string; list: JsonlDefect[] }, around: BatchWrites) => {
+      around.before?.();
+      this.insertRowsOf(batch);
+      for (const d of defects.list) this.s.defect!.run(defects.fileId, defects.storeKey, d.line, d.offset, d.kind, d.reason);
+      around.after?.();
     });
   }
 
@@ -130,6 +111,19 @@ export class IndexWriter {
     this.s.updateFile!.run({ ...update, id, now: Date.now() });
   }
 
+  /** Drops a file's rows and records its new state, in one transaction. */
+  resetFile(id: number, update: FileUpdate): void {
+    this.db.transaction(() => {
+      this.clearFile(id);
+      this.updateFile(id, update);
+    })();
+  }
+
+  /** Sets a file's status alone (a pass under way marks its file: see ingest.ts). */
+  setStatus(id: number, status: string): void {
+    this.s.setStatus!.run(status, id);
+  }
+
   forgetFile(id: number): void {
     this.clearFile(id);
     this.s.deleteFile!.run(id);
@@ -152,47 +146,30 @@ export class IndexWriter {
   }
 
   /**
-   * The column values of a record, extracted at once so a batch holds compact tuples rather than
-   * parsed objects (which would otherwise survive into the old generation and cost GC time).
+   * Writes a batch of rows and the defects met with them in one transaction, with what must go
+   * before them (dropping the rows they replace) and after them (the file's new state, or the
+   * mark that a pass is under way): a pass whose rows fit one batch leaves the index as before
+   * it or as after it, never in between.
    */
-  rowOf(def: StoreDef, tier: StoreTier, fileId: number, r: StoreRecord): PendingRow {
-    const flagged = r.problems.length > 0 || r.duplicateOfLine !== null ? 1 : 0;
-    const duplicate = r.duplicateOfLine !== null ? 1 : 0;
-    switch (def.table) {
-      case 'entries': {
-        const e = entryRow(r, tier, def.collection ?? 'active');
-        return {
-          values: [
-            fileId, def.key, e.collection, r.line, r.offset, r.bytes, lineHash(r.text), e.id, e.tier, e.status, e.category, e.scope, e.priority, e.confidence, e.project,
-            e.created_at, e.updated_at, e.phases_alive, e.max_phases, e.encounter_score, e.shown_count, e.lesson, JSON.stringify(e.tags), flagged, duplicate,
-          ],
-          tags: e.tags,
-          fts: [e.lesson ?? '', e.tags.join(' '), e.triggers, e.actions],
-        };
-      }
-      case 'events': {
-        const e = eventRow(r, def.key);
-        const ms = e.ts === null ? Number.NaN : Date.parse(e.ts);
-        const values = [fileId, def.key, r.line, r.offset, r.bytes, lineHash(r.text), e.kind, Number.isNaN(ms) ? null : ms, e.session_id, e.agent, e.tool, e.knowledge_id, e.trace_id, e.phase, flagged];
-        return { values };
-      }
-      case 'receipts': {
-        const e = receiptRow(r);
-        return { values: [fileId, def.key, r.line, r.offset, r.bytes, lineHash(r.text), e.seq, e.gen, e.type, e.ts, e.trace_id, e.entry_id, e.session_id, e.phase, e.outcome, e.source, flagged] };
-      }
-      default: {
-        const e = genericRow(r);
-        return { values: [fileId, def.key, r.line, r.offset, e.rec_id, e.kind, e.ts, flagged, duplicate], raw: r.text };
-      }
+  write(batch: RowBatch, fileId: number, storeKey: string, defects: JsonlDefect[], around: BatchWrites): void {
+    this.writeBatch(batch, { fileId, storeKey, list: defects }, around);
+  }
+
+  private insertRowsOf(batch: RowBatch): void {
+    if (batch.rows === 0) return;
+    const rids = this.inserts[batch.table].run(batch.values, batch.rows, batch.table === 'entries' || batch.table === 'records');
+    if (batch.table === 'entries') {
+      const tags: unknown[] = [];
+      for (let i = 0; i < batch.tags.length; i += 2) tags.push(rids![batch.tags[i] as number], batch.tags[i + 1]);
+      this.inserts.entry_tags.run(tags, tags.length / 2, false);
+      const fts: unknown[] = [];
+      for (let row = 0; row < batch.rows; row++) fts.push(rids![row], batch.fts[4 * row], batch.fts[4 * row + 1], batch.fts[4 * row + 2], batch.fts[4 * row + 3]);
+      this.inserts.entries_fts.run(fts, batch.rows, false);
+    } else if (batch.table === 'records') {
+      const raws: unknown[] = [];
+      for (let row = 0; row < batch.rows; row++) raws.push(rids![row], batch.raws[row]);
+      this.inserts.records_raw.run(raws, batch.rows, false);
     }
-  }
-
-  insertRows(table: StoreTable, rows: PendingRow[]): void {
-    if (rows.length) this.insertBatch({ table, rows });
-  }
-
-  insertDefects(fileId: number, storeKey: string, defects: JsonlDefect[]): void {
-    if (defects.length) this.insertDefectBatch({ fileId, storeKey, defects });
   }
 
   /** First line holding `id` in this file, from the index (duplicate detection across appends). */
@@ -200,4 +177,44 @@ export class IndexWriter {
     const row = (def.table === 'entries' ? this.s.entryLineById!.get(fileId, id) : this.s.recordLineById!.get(fileId, def.key, id)) as { line: number } | undefined;
     return row?.line;
   }
+}
+
+/** Bound parameters per multi-row statement: about where the per-statement cost stops mattering. */
+const PARAMS_PER_STATEMENT = 256;
+
+interface MultiRowInsert {
+  /** Inserts `rows` rows whose values are `values` (flat, a row after another); returns their rids when asked. */
+  run(values: unknown[], rows: number, wantRids: boolean): number[] | null;
+}
+
+/**
+ * An INSERT of many rows a statement (one statement per row costs a call into SQLite, a VM run
+ * and, with AUTOINCREMENT, a write of sqlite_sequence, per row). The rows of one statement get
+ * consecutive rids in their order (AUTOINCREMENT gives each new row the largest rid ever + 1), so
+ * each row's rid follows from the last one's.
+ */
+function multiRowInsert(db: IndexDb, table: string, columns: readonly string[]): MultiRowInsert {
+  const width = columns.length;
+  const per = Math.max(1, Math.floor(PARAMS_PER_STATEMENT / width));
+  const tuple = `(${columns.map(() => '?').join(', ')})`;
+  const sql = (rows: number) => `INSERT INTO ${table}(${columns.join(', ')}) VALUES ${Array.from({ length: rows }, () => tuple).join(', ')}`;
+  const many = db.prepare(sql(per));
+  const one = db.prepare(sql(1));
+  return {
+    run(values, rows, wantRids) {
+      const rids = wantRids ? new Array<number>(rows) : null;
+      let row = 0;
+      const insert = (statement: Database.Statement, count: number) => {
+        const info = statement.run(values.slice(row * width, (row + count) * width));
+        if (rids) {
+          const last = Number(info.lastInsertRowid);
+          for (let j = 0; j < count; j++) rids[row + j] = last - count + 1 + j;
+        }
+        row += count;
+      };
+      while (row + per <= rows) insert(many, per);
+      while (row < rows) insert(one, 1);
+      return rids;
+    },
+  };
 }

@@ -24,6 +24,7 @@
 import fs from 'node:fs';
 import { outsideMessage, outsideTarget, sameFile } from './containment';
 import { isUtf8 } from 'node:buffer';
+import { bytesHash } from './line-hash';
 
 const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
 const DEFAULT_CHUNK_BYTES = 1024 * 1024;
@@ -51,6 +52,8 @@ export interface JsonlLine {
   /** The line text without BOM, `\r` and `\n` — what the plugin wrote. */
   text: string;
   value: Record<string, unknown>;
+  /** bytesHash of the line's bytes (without BOM, `\r` and `\n`), with `hashLines`. */
+  hash?: number;
 }
 
 export interface FileIdentity {
@@ -70,6 +73,8 @@ interface JsonlReadOptions {
   maxCollectedDefects?: number;
   onLine?: (line: JsonlLine) => void;
   onDefect?: (defect: JsonlDefect) => void;
+  /** Give each line the hash of its bytes (line-hash.ts), taken while they are at hand. */
+  hashLines?: boolean;
   /** Read only if the file resolves inside one of these folders (see containment.ts). */
   confineTo?: readonly string[];
 }
@@ -223,7 +228,7 @@ export async function readJsonl(file: string, options: JsonlReadOptions = {}): P
         return;
       }
       result.records++;
-      options.onLine?.({ line: lineNo, offset, bytes: contentBytes + 1, text, value: value as Record<string, unknown> });
+      options.onLine?.({ line: lineNo, offset, bytes: contentBytes + 1, text, value: value as Record<string, unknown>, hash: options.hashLines ? bytesHash(body) : undefined });
     };
 
     for (;;) {

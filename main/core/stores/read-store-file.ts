@@ -32,6 +32,8 @@ export interface StoreRecord {
   id: string | null;
   /** Line of the earlier record with the same id (the `duplicate_id` defect is on this one). */
   duplicateOfLine: number | null;
+  /** JSONL lines read with `hashLines`: the hash of the line's bytes (line-hash.ts). */
+  hash?: number;
 }
 
 interface StoreFileRead {
@@ -59,6 +61,8 @@ interface ReadStoreFileOptions {
   onDefect?: (defect: JsonlDefect) => void;
   /** Read only if the file resolves inside one of these folders (see containment.ts). */
   confineTo?: readonly string[];
+  /** JSONL: give each record the hash of its line's bytes (line-hash.ts). */
+  hashLines?: boolean;
 }
 
 /** Reads one file of a store in its format, checks every record, and reports every defect. Never writes. */
@@ -76,7 +80,7 @@ export async function readStoreFile(def: StoreDef, file: string, options: ReadSt
     options.onDefect?.(d);
   };
 
-  const accept = (line: number, offset: number, bytes: number, text: string, raw: Record<string, unknown>) => {
+  const accept = (line: number, offset: number, bytes: number, text: string, raw: Record<string, unknown>, hash?: number) => {
     const check = def.check(raw);
     let id: string | null = null;
     let duplicateOfLine: number | null = null;
@@ -89,7 +93,7 @@ export async function readStoreFile(def: StoreDef, file: string, options: ReadSt
         else seen.set(candidate, line);
       }
     }
-    const record: StoreRecord = { line, offset, bytes, text, raw, value: check.value, notes: check.notes, problems: check.problems, id, duplicateOfLine };
+    const record: StoreRecord = { line, offset, bytes, text, raw, value: check.value, notes: check.notes, problems: check.problems, id, duplicateOfLine, hash };
     for (const problem of check.problems) recordDefect({ file, line, offset, kind: problem.kind, reason: problem.reason });
     if (duplicateOfLine !== null) {
       recordDefect({ file, line, offset, kind: 'duplicate_id', reason: `duplicate ${def.idField} ${JSON.stringify(id)} (first on line ${duplicateOfLine})` });
@@ -104,11 +108,12 @@ export async function readStoreFile(def: StoreDef, file: string, options: ReadSt
       maxLineBytes: options.maxLineBytes,
       maxCollectedDefects: maxCollected,
       confineTo: options.confineTo,
+      hashLines: options.hashLines,
       onDefect: (d) => {
         collected++;
         options.onDefect?.(d);
       },
-      onLine: (l) => accept(l.line, l.offset, l.bytes, l.text, l.value),
+      onLine: (l) => accept(l.line, l.offset, l.bytes, l.text, l.value, l.hash),
     });
     const defects = [...result.defects, ...extraDefects].sort((a, b) => a.offset - b.offset).slice(0, maxCollected);
     return { ...result, path: file, defectCount: result.defectCount + extraCount, defects };
