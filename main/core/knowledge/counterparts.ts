@@ -132,6 +132,23 @@ export class CounterpartIndex {
     return new CounterpartIndex(this.features, postings, lessons);
   }
 
+  /** The lessons of `entry`'s own tier group sharing a bigram with it (each once; `entry` itself too when indexed). */
+  sameGroup(entry: SourceEntry): Set<SourceEntry> {
+    return this.sharing(entry, tierGroup(entry.tier));
+  }
+
+  /** The lessons of the other tier group sharing a bigram with `entry` (each once). */
+  otherGroup(entry: SourceEntry): Set<SourceEntry> {
+    return this.sharing(entry, tierGroup(entry.tier) === 'hive' ? 'project' : 'hive');
+  }
+
+  private sharing(entry: SourceEntry, group: TierGroup): Set<SourceEntry> {
+    const postings = this.postings.get(group)!;
+    const out = new Set<SourceEntry>();
+    for (const token of this.features.bigrams(entry)) for (const lesson of postings.get(token) ?? []) out.add(lesson);
+    return out;
+  }
+
   /** The same or a near-duplicate lesson (≥ threshold) in the other tier group, best first, at most 10. */
   find(entry: SourceEntry, threshold: number): Counterpart[] {
     const search = this.search(entry, threshold);

@@ -214,7 +214,8 @@ export class KnowledgeModel {
     return this.inputs.skills.filter((skill) => skill.sourceIds.includes(id));
   }
 
-  private counterpartPostings(): CounterpartIndex {
+  /** The bigram postings of this model's lessons per tier group. */
+  counterpartPostings(): CounterpartIndex {
     return this.counterpartIndex ?? (this.prepareNow().counterpartIndex as CounterpartIndex);
   }
 

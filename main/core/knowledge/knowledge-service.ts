@@ -9,7 +9,8 @@ import { EntryCache } from './entry-cache';
 import { COUNTER_STORES, MODEL_STORES, SIDE_STORES, loadCounterInputs, loadEntriesByRid, loadSideInputs } from './from-index';
 import { duplicateGroups, listedIds, MAX_CLUSTER_MEMBERS, MAX_CLUSTERS, triageInboxesSliced } from './inbox-list';
 import { warmDirectives } from './directive-list';
-import type { DuplicatesInput } from './similarity-tasks';
+import type { DuplicatesInput, DuplicatesOutput } from './similarity-tasks';
+import { appendedTo, ClusterGroupState, type ClusterFeatures } from './cluster-state';
 import {
   applyTierMergeSliced,
   eligibleSourcesSliced,
@@ -56,6 +57,9 @@ interface PreparedMerge extends EligibleSources {
   rankings: Map<string, Promise<BaseRanking>>;
 }
 
+/** Above this share of appended lessons the similarity work is done again from scratch rather than grown. */
+const INCREMENTAL_MAX_SHARE = 0.2;
+
 /** Base rankings kept per tier merge (each is an order over every kept lesson). */
 const MAX_RANKINGS = 16;
 
@@ -90,6 +94,8 @@ export class KnowledgeService {
   private current: { key: string; model: KnowledgeModel; groupsVersion: number; sourcesVersion: number; sideKey: string } | null = null;
   private building: Promise<void> | null = null;
   private counterparts: CounterpartIndex | null = null;
+  /** The components behind the last clusters computed, grown by appended lessons (cluster-state.ts). */
+  private clusterStates: ClusterGroupState[] | null = null;
   private warmTimer: NodeJS.Timeout | null = null;
   private warming: Promise<void> | null = null;
   private readonly stopListening: () => void;
@@ -98,6 +104,8 @@ export class KnowledgeService {
   builds = 0;
   /** Of those, the builds that went over every entry rather than updating the previous model. */
   fullBuilds = 0;
+  /** Similarity results grown from the previous one by appended lessons rather than computed again (tests and the benchmark read it). */
+  readonly grown = { clusters: 0, merges: 0 };
 
   constructor(
     private readonly index: KnowledgeIndex,
@@ -251,9 +259,55 @@ export class KnowledgeService {
     const slicer = this.slicer();
     const groups = model.clusterGroups();
     const threshold = model.thresholds.dedup_threshold;
+    const features = this.clusterFeatures(model);
+    const grown = await this.growClusters(model, features, slicer);
+    if (grown) return this.duplicatesOf(groups, grown, threshold, slicer);
+    this.clusterStates = null;
     const input: DuplicatesInput = { groups: [], threshold, maxMembers: MAX_CLUSTER_MEMBERS, maxClusters: MAX_CLUSTERS };
     for (const { entries } of groups) input.groups.push({ ids: await slicer.map(entries, (m) => entryId(m.value)), lessons: await slicer.map(entries, (m) => entryLesson(m.value)) });
     const output = await this.clusterRunner.run('duplicates', input, slicer);
+    const states: ClusterGroupState[] = [];
+    for (let g = 0; g < groups.length; g++) {
+      const components = output.groups[g]?.components;
+      if (components) states.push(await ClusterGroupState.of(groups[g]!.entries, threshold, components, features, slicer));
+    }
+    if (states.length === groups.length) this.clusterStates = states;
+    return this.duplicatesOf(groups, output, threshold, slicer);
+  }
+
+  private clusterFeatures(model: KnowledgeModel): ClusterFeatures {
+    const postings = model.counterpartPostings();
+    return { bigrams: (entry) => this.derived.bigrams(entry), sameGroup: (entry) => postings.sameGroup(entry) };
+  }
+
+  /**
+   * The clusters of `model` from the kept components when its groups only grew by appended
+   * lessons since (and not by too many: then the full computation is cheaper); null otherwise.
+   */
+  private async growClusters(model: KnowledgeModel, features: ClusterFeatures, slicer: TimeSlicer): Promise<DuplicatesOutput | null> {
+    const states = this.clusterStates;
+    const groups = model.clusterGroups();
+    const threshold = model.thresholds.dedup_threshold;
+    if (!states || states.length !== groups.length || states.some((s) => s.threshold !== threshold)) return null;
+    const appended = groups.map((g, k) => appendedTo(states[k]!.entries, g.entries));
+    const count = appended.reduce((n, list) => n + (list?.length ?? Number.POSITIVE_INFINITY), 0);
+    const total = groups.reduce((n, g) => n + g.entries.length, 0);
+    if (count > Math.max(64, total * INCREMENTAL_MAX_SHARE)) return null;
+    // A state half-updated by a failed step is dropped, never reused.
+    this.clusterStates = null;
+    for (let k = 0; k < groups.length; k++) {
+      for (const entry of appended[k]!) {
+        states[k]!.append(entry, features);
+        await slicer.yield();
+      }
+    }
+    this.clusterStates = states;
+    this.grown.clusters++;
+    return { groups: states.map((state) => state.list(features, MAX_CLUSTER_MEMBERS, MAX_CLUSTERS)) };
+  }
+
+  /** The duplicates inbox of the clusters found: each listed member's fields. */
+  private async duplicatesOf(groups: ReturnType<KnowledgeModel['clusterGroups']>, output: DuplicatesOutput, threshold: number, slicer: TimeSlicer): Promise<Inboxes['duplicates']> {
     const listed = listedIds(output);
     const members = groups.map(() => new Map<string, SourceEntry>());
     for (let g = 0; g < groups.length; g++) {

@@ -111,7 +111,13 @@ export class NearDuplicateIndex {
 interface Components {
   /** Component id (smallest member index) of each record. */
   root: number[];
-  /** The links that joined components (a spanning forest), with their similarity. */
+  /**
+   * The links that joined components (a spanning forest), with their similarity: when record `b`
+   * comes, one link per earlier component it has a near-duplicate in, to its newest near-duplicate
+   * there. That choice does not depend on the token order (which moves with every record added),
+   * so records appended later can be linked the same way without redoing the rest
+   * (knowledge/cluster-state.ts), and the link statistics of a cluster come out the same.
+   */
   links: { a: number; b: number; similarity: number }[];
 }
 
@@ -121,14 +127,24 @@ interface Components {
  * against only the newest PROBES_PER_GROUP members of each other component sharing a prefix
  * token, so a lesson similar only to an old member of a huge cluster can be missed.
  */
-const EXACT_COMPONENTS_UP_TO = 5_000;
+export const EXACT_COMPONENTS_UP_TO = 5_000;
 const PROBES_PER_GROUP = 4;
+
+/** Two ascending lists of record indexes as one ascending list. */
+function mergeAscending(a: readonly number[], b: readonly number[]): number[] {
+  const out: number[] = new Array(a.length + b.length);
+  let [i, j, k] = [0, 0, 0];
+  while (i < a.length && j < b.length) out[k++] = a[i]! < b[j]! ? a[i++]! : b[j++]!;
+  while (i < a.length) out[k++] = a[i++]!;
+  while (j < b.length) out[k++] = b[j++]!;
+  return out;
+}
 
 /**
  * Connected components of "is a near-duplicate of" (Jaccard ≥ threshold) in time close to
  * linear even when thousands of lessons are variations of one template: postings are grouped
- * by component, and a whole group already joined to the probe is skipped without comparing
- * its members.
+ * by component (members ascending), and a probe of a group stops at its newest near-duplicate
+ * or at a member no newer than one already found in that component.
  */
 export function nearDuplicateComponents(texts: readonly string[], threshold: number): Components {
   const corpus = new BigramCorpus(texts, threshold);
@@ -148,7 +164,7 @@ export function nearDuplicateComponents(texts: readonly string[], threshold: num
     parent[Math.max(ra, rb)] = Math.min(ra, rb);
     links.push({ a: Math.min(a, b), b: Math.max(a, b), similarity });
   };
-  // token → component root (as last seen) → members indexed under that token
+  // token → component root (as last seen) → members indexed under that token, ascending
   const postings = new Map<string, Map<number, number[]>>();
   let firstBigramless = -1;
   for (let i = 0; i < texts.length; i++) {
@@ -158,6 +174,8 @@ export function nearDuplicateComponents(texts: readonly string[], threshold: num
       continue;
     }
     const prefix = corpus.prefix(i);
+    // The newest near-duplicate of `i` in each earlier component, by that component's root.
+    const newest = new Map<number, { j: number; similarity: number }>();
     for (const token of prefix) {
       const groups = postings.get(token);
       if (!groups) continue;
@@ -167,23 +185,24 @@ export function nearDuplicateComponents(texts: readonly string[], threshold: num
         if (root === key) continue;
         groups.delete(key);
         const into = groups.get(root);
-        if (into) into.push(...members);
-        else groups.set(root, members);
+        groups.set(root, into ? mergeAscending(into, members) : members);
       }
       for (const [root, members] of groups) {
-        if (root === find(i)) continue;
+        const found = newest.get(root)?.j ?? -1;
         // Newest members first (bounded only above EXACT_COMPONENTS_UP_TO lessons).
         for (let k = members.length - 1, probes = 0; k >= 0 && probes < probesPerGroup; k--, probes++) {
           const j = members[k]!;
+          if (j <= found) break;
           if (!corpus.sizeCompatible(i, j)) continue;
           const similarity = corpus.similarity(i, j);
           if (similarity >= threshold) {
-            union(i, j, similarity);
+            newest.set(root, { j, similarity });
             break;
           }
         }
       }
     }
+    for (const { j, similarity } of newest.values()) union(i, j, similarity);
     const root = find(i);
     for (const token of prefix) {
       let groups = postings.get(token);
