@@ -171,6 +171,7 @@ describe('incremental knowledge model', () => {
     expect(await step()).toBe(1);
     // The clusters and the tier merge were grown by the appended lessons, not computed again.
     expect(ws.service.grown.clusters).toBeGreaterThan(grown.clusters);
+    expect(ws.service.grown.merges).toBeGreaterThan(grown.merges);
 
     // Counters only: shown, applied and violated events and a legacy line (rows, markers and the window move).
     fs.appendFileSync(ws.files.events, lines([event('retrieved', uuid(7), '2026-07-05T10:00:00.000Z'), event('violated', uuid(7), '2026-07-05T11:00:00.000Z'), event('violated', uuid(1), '2026-07-06T11:00:00.000Z')]));
@@ -230,5 +231,6 @@ describe('incremental knowledge model', () => {
     await changed(ws.files.knowledge);
     expect(await step()).toBe(1);
     expect(ws.service.grown.clusters).toBeGreaterThanOrEqual(beforeLast.clusters + 2);
+    expect(ws.service.grown.merges).toBeGreaterThanOrEqual(beforeLast.merges + 2);
   }, 120_000);
 });

@@ -253,6 +253,11 @@ export class KnowledgeModel {
     return this.built.sources;
   }
 
+  /** The lessons behind injectionSources(), index for index. */
+  injectionSourceEntries(): { swarm: SourceEntry[]; hive: SourceEntry[] } {
+    return this.built.sourceEntries;
+  }
+
   /** Active lessons per tier group, for near-duplicate clustering. */
   clusterGroups(): { group: 'project' | 'hive'; entries: SourceEntry[] }[] {
     return this.built.groups;

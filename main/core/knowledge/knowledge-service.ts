@@ -13,6 +13,7 @@ import type { DuplicatesInput, DuplicatesOutput } from './similarity-tasks';
 import { appendedTo, ClusterGroupState, type ClusterFeatures } from './cluster-state';
 import {
   applyTierMergeSliced,
+  eligibility,
   eligibleSourcesSliced,
   keptTimesSliced,
   rankByBaseSliced,
@@ -25,6 +26,7 @@ import {
   type MergedDuplicate,
 } from './injection-preview';
 import { CounterpartIndex } from './counterparts';
+import { TierMergeState, type MergeFeatures } from './tier-merge-state';
 import { entryId, entryLesson, type RawEntry } from '../rules/entry-fields';
 import { KnowledgeModel } from './knowledge-model';
 import type { EntryMarkers, KnowledgeInputs, SourceEntry } from './model-types';
@@ -55,6 +57,10 @@ interface PreparedMerge extends EligibleSources {
   times: Float64Array;
   /** Base rankings by rankingKey (a handful of phase kinds × projects). */
   rankings: Map<string, Promise<BaseRanking>>;
+  /** Base scores of `kept` by rankingKey, once ranked (a merge grown from this one scores only its new lessons). */
+  bases: Map<string, Float64Array>;
+  /** The base scores of the merge this one grew from: those of its first kept lessons. */
+  knownBases?: Map<string, Float64Array>;
 }
 
 /** Above this share of appended lessons the similarity work is done again from scratch rather than grown. */
@@ -96,6 +102,8 @@ export class KnowledgeService {
   private counterparts: CounterpartIndex | null = null;
   /** The components behind the last clusters computed, grown by appended lessons (cluster-state.ts). */
   private clusterStates: ClusterGroupState[] | null = null;
+  /** The last tier merge with what growing it needs (tier-merge-state.ts). */
+  private mergeState: { state: TierMergeState; basis: string; swarm: readonly RawEntry[]; hive: readonly RawEntry[]; prepared: PreparedMerge } | null = null;
   private warmTimer: NodeJS.Timeout | null = null;
   private warming: Promise<void> | null = null;
   private readonly stopListening: () => void;
@@ -334,14 +342,72 @@ export class KnowledgeService {
 
   private async computeMerge(model: KnowledgeModel): Promise<PreparedMerge> {
     const slicer = this.slicer();
-    const eligible = await eligibleSourcesSliced(model.injectionSources(), model.thresholds, slicer, (value) => this.derived.normalizedLesson(value));
-    const lessons = { hive: await slicer.map(eligible.hive, entryLesson), swarm: await slicer.map(eligible.swarm, entryLesson) };
-    const merge = await this.mergeRunner.run('tierMerge', lessons, slicer);
-    const { kept, merged } = await applyTierMergeSliced(eligible, merge, slicer);
-    const prepared: PreparedMerge = { ...eligible, kept, merged, times: await keptTimesSliced(kept, slicer), rankings: new Map() };
+    const features = this.mergeFeatures(model);
+    const basis = this.mergeBasis(model);
+    const prepared = (await this.growMerge(model, basis, features, slicer)) ?? (await this.fullMerge(model, basis, features, slicer));
     this.warmRankings(prepared, model).catch((error) => {
       if (!this.closed && !(error instanceof SliceCancelled)) console.warn('[knowledge] ranking warm-up failed:', (error as Error).message);
     });
+    return prepared;
+  }
+
+  /** What a tier merge depends on besides the lessons: retractions and the reader's filters. */
+  private mergeBasis(model: KnowledgeModel): string {
+    const current = this.current?.model === model ? this.current : null;
+    return JSON.stringify([current?.sideKey ?? model.builtAt, model.thresholds.scope_filter, model.thresholds.hive_enabled]);
+  }
+
+  private mergeFeatures(model: KnowledgeModel): MergeFeatures {
+    const postings = model.counterpartPostings();
+    return {
+      bigrams: (value) => this.derived.bigramsOf(value),
+      normalized: (value) => this.derived.normalizedLesson(value),
+      hiveSharing: (entry) => postings.otherGroup(entry),
+      swarmSharing: (entry) => postings.sameGroup(entry),
+    };
+  }
+
+  private async fullMerge(model: KnowledgeModel, basis: string, features: MergeFeatures, slicer: TimeSlicer): Promise<PreparedMerge> {
+    this.mergeState = null;
+    const sources = model.injectionSources();
+    const eligible = await eligibleSourcesSliced(sources, model.thresholds, slicer, (value) => this.derived.normalizedLesson(value));
+    const lessons = { hive: await slicer.map(eligible.hive, entryLesson), swarm: await slicer.map(eligible.swarm, entryLesson) };
+    const merge = await this.mergeRunner.run('tierMerge', lessons, slicer);
+    const { kept, merged } = await applyTierMergeSliced(eligible, merge, slicer);
+    const state = await TierMergeState.of(eligible, merge, { ...eligible, kept, merged }, features, slicer);
+    const prepared: PreparedMerge = { ...eligible, kept, merged, times: await keptTimesSliced(kept, slicer), rankings: new Map(), bases: new Map() };
+    this.mergeState = { state, basis, swarm: sources.swarm, hive: sources.hive, prepared };
+    return prepared;
+  }
+
+  /**
+   * The merge of `model` grown from the last one when the only change to the injection sources is
+   * swarm lessons appended after every other (not too many), under the same retractions and
+   * filters; null otherwise.
+   */
+  private async growMerge(model: KnowledgeModel, basis: string, features: MergeFeatures, slicer: TimeSlicer): Promise<PreparedMerge | null> {
+    const kept = this.mergeState;
+    const sources = model.injectionSources();
+    if (!kept || kept.basis !== basis) return null;
+    const sameHive = kept.hive === sources.hive || (kept.hive.length === sources.hive.length && kept.hive.every((value, i) => value === sources.hive[i]));
+    if (!sameHive || sources.swarm.length < kept.swarm.length) return null;
+    for (let i = kept.swarm.length - 1; i >= 0; i--) if (kept.swarm[i] !== sources.swarm[i]) return null;
+    const appended = model.injectionSourceEntries().swarm.slice(kept.swarm.length);
+    if (appended.length > Math.max(64, sources.swarm.length * INCREMENTAL_MAX_SHARE)) return null;
+    // A state half-grown by a failed step is dropped, never reused.
+    this.mergeState = null;
+    await slicer.yield();
+    const state = kept.state.grow(appended, (excluded) => eligibility(sources, model.thresholds, (value) => this.derived.normalizedLesson(value), excluded).eligible, features);
+    const tiers = state.current;
+    const prepared: PreparedMerge = {
+      ...tiers,
+      times: await keptTimesSliced(tiers.kept, slicer, kept.prepared.times),
+      rankings: new Map(),
+      bases: new Map(),
+      knownBases: kept.prepared.bases,
+    };
+    this.mergeState = { state, basis, swarm: sources.swarm, hive: sources.hive, prepared };
+    this.grown.merges++;
     return prepared;
   }
 
@@ -351,8 +417,11 @@ export class KnowledgeService {
     let ranking = merge.rankings.get(key);
     if (!ranking) {
       if (merge.rankings.size >= MAX_RANKINGS) merge.rankings.delete(merge.rankings.keys().next().value!);
-      ranking = rankByBaseSliced(merge.kept, basis, merge.times, this.slicer(), (base, times) => this.rankRunner.run('rankOrder', { base, times }));
-      ranking.catch(() => merge.rankings.delete(key));
+      ranking = rankByBaseSliced(merge.kept, basis, merge.times, this.slicer(), (base, times) => this.rankRunner.run('rankOrder', { base, times }), merge.knownBases?.get(key));
+      ranking.then(
+        ({ base }) => base && merge.bases.set(key, base),
+        () => merge.rankings.delete(key),
+      );
       merge.rankings.set(key, ranking);
     }
     return ranking;

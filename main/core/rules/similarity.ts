@@ -68,8 +68,9 @@ export class BigramCorpus {
 }
 
 /**
- * An incremental index over records of a corpus: add records, then ask for the first indexed
- * record at or above the threshold (optionally among those `accept` admits).
+ * An incremental index over records of a corpus: add records (in ascending index order), then
+ * ask for the earliest indexed record at or above the threshold (optionally among those
+ * `accept` admits).
  */
 export class NearDuplicateIndex {
   private readonly postings = new Map<string, number[]>();
@@ -89,22 +90,30 @@ export class NearDuplicateIndex {
     }
   }
 
+  /**
+   * The earliest indexed record (lowest index) at or above the threshold, as the reader finds it
+   * scanning in file order; which one does not depend on the token order, so a record added
+   * later finds the same one by any other exact search (knowledge/tier-merge-state.ts).
+   */
   findFirst(i: number, accept: (j: number) => boolean = () => true): { index: number; similarity: number } | null {
     if (this.corpus.sets[i]!.size === 0) {
       const j = this.bigramless.find((k) => k !== i && accept(k));
       return j === undefined ? null : { index: j, similarity: 1 };
     }
-    const checked = new Set<number>();
+    let best: { index: number; similarity: number } | null = null;
     for (const token of this.corpus.prefix(i)) {
       for (const j of this.postings.get(token) ?? []) {
-        if (j === i || checked.has(j)) continue;
-        checked.add(j);
-        if (!accept(j) || !this.corpus.sizeCompatible(i, j)) continue;
+        // Lists are ascending: nothing further on in this one comes before the best found.
+        if (best && j >= best.index) break;
+        if (j === i || !accept(j) || !this.corpus.sizeCompatible(i, j)) continue;
         const similarity = this.corpus.similarity(i, j);
-        if (similarity >= this.corpus.threshold) return { index: j, similarity };
+        if (similarity >= this.corpus.threshold) {
+          best = { index: j, similarity };
+          break;
+        }
       }
     }
-    return null;
+    return best;
   }
 }
 
