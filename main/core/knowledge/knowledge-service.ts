@@ -7,33 +7,15 @@ import { CounterState } from './counter-state';
 import { DerivedCache } from './derived-cache';
 import { EntryCache } from './entry-cache';
 import { COUNTER_STORES, MODEL_STORES, SIDE_STORES, loadCounterInputs, loadEntriesByRid, loadSideInputs } from './from-index';
-import { duplicateGroups, listedIds, MAX_CLUSTER_MEMBERS, MAX_CLUSTERS, triageInboxesSliced } from './inbox-list';
+import { triageInboxesSliced } from './inbox-list';
 import { warmDirectives } from './directive-list';
-import type { DuplicatesInput, DuplicatesOutput } from './similarity-tasks';
-import { appendedTo, ClusterGroupState, type ClusterFeatures } from './cluster-state';
-import {
-  applyTierMergeSliced,
-  eligibility,
-  eligibleSourcesSliced,
-  keptTimesSliced,
-  rankByBaseSliced,
-  rankingBasis,
-  rankingKey,
-  type RankingBasis,
-  rankPreview,
-  type BaseRanking,
-  type EligibleSources,
-  type MergedDuplicate,
-} from './injection-preview';
+import { rankingBasis, rankPreview } from './injection-preview';
 import { CounterpartIndex } from './counterparts';
-import { TierMergeState, type MergeFeatures } from './tier-merge-state';
-import { entryId, entryLesson, type RawEntry } from '../rules/entry-fields';
+import { defaultProject, SimilarityJobs, type PreparedMerge } from './similarity-jobs';
 import { KnowledgeModel } from './knowledge-model';
 import type { EntryMarkers, KnowledgeInputs, SourceEntry } from './model-types';
 import { LatestResult } from './latest-result';
-import { SimilarityRunner } from './similarity-runner';
 import { thresholdsInForce } from '../rules/thresholds-in-force';
-import { PHASE_CATEGORY_SETS } from '../rules/injection-scoring';
 import type { KnowledgeThresholds } from '../rules/thresholds';
 
 /** What the service needs of the store index: its readiness, its connection and its changes. */
@@ -43,31 +25,8 @@ interface KnowledgeIndex {
   onChange(listener: (change: { storeKey: string }) => void): () => void;
 }
 
-/** The project a preview assumes when none is given: the first project lesson's own project. */
-const defaultProject = (model: KnowledgeModel): string | undefined =>
-  model.lessons().find((e) => e.tier !== 'hive' && typeof e.value.project_name === 'string')?.value.project_name as string | undefined;
-
 /** Quiet time after a store change before the model is rebuilt in the background. */
 const WARM_DEBOUNCE_MS = 150;
-
-interface PreparedMerge extends EligibleSources {
-  kept: RawEntry[];
-  merged: MergedDuplicate[];
-  /** Creation times of `kept`, for the ranking's tie-break. */
-  times: Float64Array;
-  /** Base rankings by rankingKey (a handful of phase kinds × projects). */
-  rankings: Map<string, Promise<BaseRanking>>;
-  /** Base scores of `kept` by rankingKey, once ranked (a merge grown from this one scores only its new lessons). */
-  bases: Map<string, Float64Array>;
-  /** The base scores of the merge this one grew from: those of its first kept lessons. */
-  knownBases?: Map<string, Float64Array>;
-}
-
-/** Above this share of appended lessons the similarity work is done again from scratch rather than grown. */
-const INCREMENTAL_MAX_SHARE = 0.2;
-
-/** Base rankings kept per tier merge (each is an order over every kept lesson). */
-const MAX_RANKINGS = 16;
 
 type Input<T extends z.ZodType> = z.output<T>;
 
@@ -75,17 +34,14 @@ type Input<T extends z.ZodType> = z.output<T>;
  * Per-workspace knowledge model, kept current off the request path. Parsed entries are cached
  * by rid (a rebuild parses only new lines), per-model indexes are built in time slices, and the
  * whole-corpus similarity work (near-duplicate clusters, the preview's tier merge) runs in a
- * worker thread, its last complete result served — marked stale — while a newer one is
- * computed. After the index is ready and after every change (debounced) the model is rebuilt
+ * worker thread and is then grown by appended lessons (similarity-jobs.ts), its last complete
+ * result served — marked stale — while a newer one is computed. After the index is ready and after every change (debounced) the model is rebuilt
  * in the background, so requests find it warm.
  */
 export class KnowledgeService {
   private readonly entries = new EntryCache();
   private readonly derived = new DerivedCache();
-  // One worker per kind of job, so a quick ranking never queues behind seconds of clustering.
-  private readonly clusterRunner = new SimilarityRunner();
-  private readonly mergeRunner = new SimilarityRunner();
-  private readonly rankRunner = new SimilarityRunner();
+  private readonly jobs = new SimilarityJobs(this.derived, () => this.slicer(), () => this.closed);
   private readonly duplicates = new LatestResult<Inboxes['duplicates']>();
   private readonly merges = new LatestResult<PreparedMerge>();
   private source: KnowledgeSource | null = null;
@@ -100,10 +56,6 @@ export class KnowledgeService {
   private current: { key: string; model: KnowledgeModel; groupsVersion: number; sourcesVersion: number; sideKey: string } | null = null;
   private building: Promise<void> | null = null;
   private counterparts: CounterpartIndex | null = null;
-  /** The components behind the last clusters computed, grown by appended lessons (cluster-state.ts). */
-  private clusterStates: ClusterGroupState[] | null = null;
-  /** The last tier merge with what growing it needs (tier-merge-state.ts). */
-  private mergeState: { state: TierMergeState; basis: string; swarm: readonly RawEntry[]; hive: readonly RawEntry[]; prepared: PreparedMerge } | null = null;
   private warmTimer: NodeJS.Timeout | null = null;
   private warming: Promise<void> | null = null;
   private readonly stopListening: () => void;
@@ -112,8 +64,6 @@ export class KnowledgeService {
   builds = 0;
   /** Of those, the builds that went over every entry rather than updating the previous model. */
   fullBuilds = 0;
-  /** Similarity results grown from the previous one by appended lessons rather than computed again (tests and the benchmark read it). */
-  readonly grown = { clusters: 0, merges: 0 };
 
   constructor(
     private readonly index: KnowledgeIndex,
@@ -248,6 +198,11 @@ export class KnowledgeService {
     return this.duplicates.computing;
   }
 
+  /** Similarity results grown from the previous one by appended lessons rather than computed again (tests and the benchmark read it). */
+  get grown(): { readonly clusters: number; readonly merges: number } {
+    return this.jobs.grown;
+  }
+
   /** Parsing statistics of the last model refresh (tests read it). */
   get lastRefresh() {
     return this.entries.lastRefresh;
@@ -260,72 +215,9 @@ export class KnowledgeService {
   }
 
   private requestDuplicates(model: KnowledgeModel): void {
-    this.duplicates.request(this.duplicatesKey(model), model.builtAt, () => this.computeDuplicates(model));
+    this.duplicates.request(this.duplicatesKey(model), model.builtAt, () => this.jobs.duplicates(model));
   }
 
-  private async computeDuplicates(model: KnowledgeModel): Promise<Inboxes['duplicates']> {
-    const slicer = this.slicer();
-    const groups = model.clusterGroups();
-    const threshold = model.thresholds.dedup_threshold;
-    const features = this.clusterFeatures(model);
-    const grown = await this.growClusters(model, features, slicer);
-    if (grown) return this.duplicatesOf(groups, grown, threshold, slicer);
-    this.clusterStates = null;
-    const input: DuplicatesInput = { groups: [], threshold, maxMembers: MAX_CLUSTER_MEMBERS, maxClusters: MAX_CLUSTERS };
-    for (const { entries } of groups) input.groups.push({ ids: await slicer.map(entries, (m) => entryId(m.value)), lessons: await slicer.map(entries, (m) => entryLesson(m.value)) });
-    const output = await this.clusterRunner.run('duplicates', input, slicer);
-    const states: ClusterGroupState[] = [];
-    for (let g = 0; g < groups.length; g++) {
-      const components = output.groups[g]?.components;
-      if (components) states.push(await ClusterGroupState.of(groups[g]!.entries, threshold, components, features, slicer));
-    }
-    if (states.length === groups.length) this.clusterStates = states;
-    return this.duplicatesOf(groups, output, threshold, slicer);
-  }
-
-  private clusterFeatures(model: KnowledgeModel): ClusterFeatures {
-    const postings = model.counterpartPostings();
-    return { bigrams: (entry) => this.derived.bigrams(entry), sameGroup: (entry) => postings.sameGroup(entry) };
-  }
-
-  /**
-   * The clusters of `model` from the kept components when its groups only grew by appended
-   * lessons since (and not by too many: then the full computation is cheaper); null otherwise.
-   */
-  private async growClusters(model: KnowledgeModel, features: ClusterFeatures, slicer: TimeSlicer): Promise<DuplicatesOutput | null> {
-    const states = this.clusterStates;
-    const groups = model.clusterGroups();
-    const threshold = model.thresholds.dedup_threshold;
-    if (!states || states.length !== groups.length || states.some((s) => s.threshold !== threshold)) return null;
-    const appended = groups.map((g, k) => appendedTo(states[k]!.entries, g.entries));
-    const count = appended.reduce((n, list) => n + (list?.length ?? Number.POSITIVE_INFINITY), 0);
-    const total = groups.reduce((n, g) => n + g.entries.length, 0);
-    if (count > Math.max(64, total * INCREMENTAL_MAX_SHARE)) return null;
-    // A state half-updated by a failed step is dropped, never reused.
-    this.clusterStates = null;
-    for (let k = 0; k < groups.length; k++) {
-      for (const entry of appended[k]!) {
-        states[k]!.append(entry, features);
-        await slicer.yield();
-      }
-    }
-    this.clusterStates = states;
-    this.grown.clusters++;
-    return { groups: states.map((state) => state.list(features, MAX_CLUSTER_MEMBERS, MAX_CLUSTERS)) };
-  }
-
-  /** The duplicates inbox of the clusters found: each listed member's fields. */
-  private async duplicatesOf(groups: ReturnType<KnowledgeModel['clusterGroups']>, output: DuplicatesOutput, threshold: number, slicer: TimeSlicer): Promise<Inboxes['duplicates']> {
-    const listed = listedIds(output);
-    const members = groups.map(() => new Map<string, SourceEntry>());
-    for (let g = 0; g < groups.length; g++) {
-      await slicer.forEach(groups[g]!.entries, (member) => {
-        const id = entryId(member.value);
-        if (listed[g]?.has(id)) members[g]!.set(id, member);
-      });
-    }
-    return duplicateGroups(groups, output, threshold, members);
-  }
 
   private slicer(): TimeSlicer {
     return new TimeSlicer(this.sliceMs, () => (this.closed ? 'knowledge service closed' : null));
@@ -336,102 +228,15 @@ export class KnowledgeService {
     return JSON.stringify([current?.sourcesVersion ?? model.builtAt, current?.sideKey ?? '', model.thresholds.scope_filter, model.thresholds.hive_enabled]);
   }
 
+  /** The side stores (retractions, skills) a model was built with. */
+  private sideKeyOf(model: KnowledgeModel): string {
+    return this.current?.model === model ? this.current.sideKey : String(model.builtAt);
+  }
+
   private requestMerge(model: KnowledgeModel): void {
-    this.merges.request(this.mergeKey(model), model.builtAt, () => this.computeMerge(model));
+    this.merges.request(this.mergeKey(model), model.builtAt, () => this.jobs.merge(model, this.sideKeyOf(model)));
   }
 
-  private async computeMerge(model: KnowledgeModel): Promise<PreparedMerge> {
-    const slicer = this.slicer();
-    const features = this.mergeFeatures(model);
-    const basis = this.mergeBasis(model);
-    const prepared = (await this.growMerge(model, basis, features, slicer)) ?? (await this.fullMerge(model, basis, features, slicer));
-    this.warmRankings(prepared, model).catch((error) => {
-      if (!this.closed && !(error instanceof SliceCancelled)) console.warn('[knowledge] ranking warm-up failed:', (error as Error).message);
-    });
-    return prepared;
-  }
-
-  /** What a tier merge depends on besides the lessons: retractions and the reader's filters. */
-  private mergeBasis(model: KnowledgeModel): string {
-    const current = this.current?.model === model ? this.current : null;
-    return JSON.stringify([current?.sideKey ?? model.builtAt, model.thresholds.scope_filter, model.thresholds.hive_enabled]);
-  }
-
-  private mergeFeatures(model: KnowledgeModel): MergeFeatures {
-    const postings = model.counterpartPostings();
-    return {
-      bigrams: (value) => this.derived.bigramsOf(value),
-      normalized: (value) => this.derived.normalizedLesson(value),
-      hiveSharing: (entry) => postings.otherGroup(entry),
-      swarmSharing: (entry) => postings.sameGroup(entry),
-    };
-  }
-
-  private async fullMerge(model: KnowledgeModel, basis: string, features: MergeFeatures, slicer: TimeSlicer): Promise<PreparedMerge> {
-    this.mergeState = null;
-    const sources = model.injectionSources();
-    const eligible = await eligibleSourcesSliced(sources, model.thresholds, slicer, (value) => this.derived.normalizedLesson(value));
-    const lessons = { hive: await slicer.map(eligible.hive, entryLesson), swarm: await slicer.map(eligible.swarm, entryLesson) };
-    const merge = await this.mergeRunner.run('tierMerge', lessons, slicer);
-    const { kept, merged } = await applyTierMergeSliced(eligible, merge, slicer);
-    const state = await TierMergeState.of(eligible, merge, { ...eligible, kept, merged }, features, slicer);
-    const prepared: PreparedMerge = { ...eligible, kept, merged, times: await keptTimesSliced(kept, slicer), rankings: new Map(), bases: new Map() };
-    this.mergeState = { state, basis, swarm: sources.swarm, hive: sources.hive, prepared };
-    return prepared;
-  }
-
-  /**
-   * The merge of `model` grown from the last one when the only change to the injection sources is
-   * swarm lessons appended after every other (not too many), under the same retractions and
-   * filters; null otherwise.
-   */
-  private async growMerge(model: KnowledgeModel, basis: string, features: MergeFeatures, slicer: TimeSlicer): Promise<PreparedMerge | null> {
-    const kept = this.mergeState;
-    const sources = model.injectionSources();
-    if (!kept || kept.basis !== basis) return null;
-    const sameHive = kept.hive === sources.hive || (kept.hive.length === sources.hive.length && kept.hive.every((value, i) => value === sources.hive[i]));
-    if (!sameHive || sources.swarm.length < kept.swarm.length) return null;
-    for (let i = kept.swarm.length - 1; i >= 0; i--) if (kept.swarm[i] !== sources.swarm[i]) return null;
-    const appended = model.injectionSourceEntries().swarm.slice(kept.swarm.length);
-    if (appended.length > Math.max(64, sources.swarm.length * INCREMENTAL_MAX_SHARE)) return null;
-    // A state half-grown by a failed step is dropped, never reused.
-    this.mergeState = null;
-    await slicer.yield();
-    const state = kept.state.grow(appended, (excluded) => eligibility(sources, model.thresholds, (value) => this.derived.normalizedLesson(value), excluded).eligible, features);
-    const tiers = state.current;
-    const prepared: PreparedMerge = {
-      ...tiers,
-      times: await keptTimesSliced(tiers.kept, slicer, kept.prepared.times),
-      rankings: new Map(),
-      bases: new Map(),
-      knownBases: kept.prepared.bases,
-    };
-    this.mergeState = { state, basis, swarm: sources.swarm, hive: sources.hive, prepared };
-    this.grown.merges++;
-    return prepared;
-  }
-
-  /** The base ranking of a merge for a phase kind and project, computed once (in slices, sorted in a worker). */
-  private ranking(merge: PreparedMerge, basis: RankingBasis): Promise<BaseRanking> {
-    const key = rankingKey(basis);
-    let ranking = merge.rankings.get(key);
-    if (!ranking) {
-      if (merge.rankings.size >= MAX_RANKINGS) merge.rankings.delete(merge.rankings.keys().next().value!);
-      ranking = rankByBaseSliced(merge.kept, basis, merge.times, this.slicer(), (base, times) => this.rankRunner.run('rankOrder', { base, times }), merge.knownBases?.get(key));
-      ranking.then(
-        ({ base }) => base && merge.bases.set(key, base),
-        () => merge.rankings.delete(key),
-      );
-      merge.rankings.set(key, ranking);
-    }
-    return ranking;
-  }
-
-  /** Rankings for every phase kind (and none) under the default project, so a first preview finds its ranking ready. */
-  private async warmRankings(merge: PreparedMerge, model: KnowledgeModel): Promise<void> {
-    const projectName = defaultProject(model);
-    for (const categories of [null, ...PHASE_CATEGORY_SETS]) await this.ranking(merge, { categories, projectName });
-  }
 
   /** The rejected and unactionable inboxes of a model, computed once in time slices. */
   private triage(model: KnowledgeModel): Promise<Pick<Inboxes, 'rejected' | 'unactionable'>> {
@@ -441,15 +246,15 @@ export class KnowledgeService {
   async inboxes(): Promise<Inboxes> {
     const model = await this.model();
     const triage = this.triage(model);
-    const { value, freshness } = await this.duplicates.get(this.duplicatesKey(model), model.builtAt, () => this.computeDuplicates(model));
+    const { value, freshness } = await this.duplicates.get(this.duplicatesKey(model), model.builtAt, () => this.jobs.duplicates(model));
     return { ...(await triage), duplicates: value, duplicatesFreshness: freshness };
   }
 
   async previewInjection({ headroomPercent, phase, agent, tool, filePaths, taskText, projectName }: Input<typeof PreviewInput>) {
     const model = await this.model();
-    const { value, freshness } = await this.merges.get(this.mergeKey(model), model.builtAt, () => this.computeMerge(model));
+    const { value, freshness } = await this.merges.get(this.mergeKey(model), model.builtAt, () => this.jobs.merge(model, this.sideKeyOf(model)));
     const ctx = { phase, agent, tool, filePaths, taskText, headroomPercent, projectName: projectName ?? defaultProject(model) };
-    return { ...rankPreview(value, value, ctx, model.thresholds, await this.ranking(value, rankingBasis(ctx))), freshness };
+    return { ...rankPreview(value, value, ctx, model.thresholds, await this.jobs.ranking(value, rankingBasis(ctx))), freshness };
   }
 
   /** Markers for table rows, by index row id (parsed entries come from the cache when it has them). */
@@ -471,7 +276,7 @@ export class KnowledgeService {
     this.closed = true;
     if (this.warmTimer) clearTimeout(this.warmTimer);
     this.stopListening();
-    await Promise.all([this.clusterRunner.dispose(), this.mergeRunner.dispose(), this.rankRunner.dispose()]);
+    await this.jobs.dispose();
     await this.warming?.catch(() => undefined);
     await this.building?.catch(() => undefined);
   }
