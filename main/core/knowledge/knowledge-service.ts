@@ -254,7 +254,7 @@ export class KnowledgeService {
     const model = await this.model();
     const { value, freshness } = await this.merges.get(this.mergeKey(model), model.builtAt, () => this.jobs.merge(model, this.sideKeyOf(model)));
     const ctx = { phase, agent, tool, filePaths, taskText, headroomPercent, projectName: projectName ?? defaultProject(model) };
-    return { ...rankPreview(value, value, ctx, model.thresholds, await this.jobs.ranking(value, rankingBasis(ctx))), freshness };
+    return { ...rankPreview(value, value, ctx, model.thresholds, await this.jobs.ranking(value, rankingBasis(ctx), true)), freshness };
   }
 
   /** Markers for table rows, by index row id (parsed entries come from the cache when it has them). */

@@ -38,6 +38,8 @@ export interface PreparedMerge extends EligibleSources {
   bases: Map<string, Float64Array>;
   /** The base scores of the merge this one grew from: those of its first kept lessons. */
   knownBases?: Map<string, Float64Array>;
+  /** The rankings previews asked for, of this merge and those it grew from (warmed when it grows again). */
+  asked: Map<string, RankingBasis>;
 }
 
 /** Above this share of appended lessons the similarity work is done again from scratch rather than grown. */
@@ -165,7 +167,7 @@ export class SimilarityJobs {
     const merge = await this.mergeRunner.run('tierMerge', lessons, slicer);
     const { kept, merged } = await applyTierMergeSliced(eligible, merge, slicer);
     const state = await TierMergeState.of(eligible, merge, { ...eligible, kept, merged }, features, slicer);
-    const prepared: PreparedMerge = { ...eligible, kept, merged, times: await keptTimesSliced(kept, slicer), rankings: new Map(), bases: new Map() };
+    const prepared: PreparedMerge = { ...eligible, kept, merged, times: await keptTimesSliced(kept, slicer), rankings: new Map(), bases: new Map(), asked: new Map() };
     this.mergeState = { state, basis, swarm: sources.swarm, hive: sources.hive, prepared };
     return prepared;
   }
@@ -195,15 +197,17 @@ export class SimilarityJobs {
       rankings: new Map(),
       bases: new Map(),
       knownBases: kept.prepared.bases,
+      asked: new Map(kept.prepared.asked),
     };
     this.mergeState = { state, basis, swarm: sources.swarm, hive: sources.hive, prepared };
     this.grown.merges++;
     return prepared;
   }
 
-  /** The base ranking of a merge for a phase kind and project, computed once (in slices, sorted in a worker). */
-  ranking(merge: PreparedMerge, basis: RankingBasis): Promise<BaseRanking> {
+  /** The base ranking of a merge for a phase kind and project, computed once (in slices, sorted in a worker); `asked` by a preview. */
+  ranking(merge: PreparedMerge, basis: RankingBasis, asked = false): Promise<BaseRanking> {
     const key = rankingKey(basis);
+    if (asked) merge.asked.set(key, basis);
     let ranking = merge.rankings.get(key);
     if (!ranking) {
       if (merge.rankings.size >= MAX_RANKINGS) merge.rankings.delete(merge.rankings.keys().next().value!);
@@ -217,8 +221,17 @@ export class SimilarityJobs {
     return ranking;
   }
 
-  /** Rankings for every phase kind (and none) under the default project, so a first preview finds its ranking ready. */
+  /**
+   * Rankings for every phase kind (and none) under the default project, so a first preview finds
+   * its ranking ready; a merge grown by appended lessons warms only the rankings previews asked
+   * for (each is a sort of every kept lesson: ten of them after every append would cost more
+   * than growing the merge did).
+   */
   private async warmRankings(merge: PreparedMerge, model: KnowledgeModel): Promise<void> {
+    if (merge.knownBases) {
+      for (const basis of [...merge.asked.values()]) await this.ranking(merge, basis);
+      return;
+    }
     const projectName = defaultProject(model);
     for (const categories of [null, ...PHASE_CATEGORY_SETS]) await this.ranking(merge, { categories, projectName });
   }
