@@ -1,4 +1,4 @@
-import { jaccard } from '../rules/similarity';
+import { sharedJaccard } from '../rules/similarity';
 import { entryId } from '../rules/entry-fields';
 import type { TimeSlicer } from '../platform/util/time-slicer';
 import { listClusters, type ClusterSummary, type DuplicateCluster } from './clusters';
@@ -8,7 +8,8 @@ import type { SourceEntry } from './model-types';
 /** What the state needs per lesson: its bigram set (cached per entry) and the lessons sharing a bigram with it in its tier group. */
 export interface ClusterFeatures {
   bigrams(entry: SourceEntry): ReadonlySet<string>;
-  sameGroup(entry: SourceEntry): Iterable<SourceEntry>;
+  /** The lessons of its tier group sharing a bigram with it, with how many bigrams they share. */
+  sameGroup(entry: SourceEntry): ReadonlyMap<SourceEntry, number>;
 }
 
 /**
@@ -26,6 +27,8 @@ export class ClusterGroupState {
   /** Members (ascending) and link statistics of every component of two or more, by root. */
   private readonly clusters = new Map<number, ClusterSummary & { members: number[] }>();
   private firstBigramless = -1;
+  /** Clusters as listed, by their summary (a join makes a new summary). */
+  private readonly listed = new WeakMap<ClusterSummary, DuplicateCluster>();
 
   private constructor(
     /** The group's lessons covered, in order (grows with appends). */
@@ -78,13 +81,11 @@ export class ClusterGroupState {
       if (this.firstBigramless < 0) this.firstBigramless = i;
       else newest.set(this.find(this.firstBigramless), { j: this.firstBigramless, similarity: 1 });
     } else {
-      for (const other of features.sameGroup(entry)) {
+      for (const [other, shared] of features.sameGroup(entry)) {
         const j = this.position.get(other);
         if (j === undefined) continue;
-        const theirs = features.bigrams(other);
-        const [small, large] = mine.size <= theirs.size ? [mine.size, theirs.size] : [theirs.size, mine.size];
-        if (small < this.threshold * large - 1e-9) continue;
-        const similarity = jaccard(mine, theirs);
+        // jaccard() of the two sets, from the count of shared bigrams the postings gave.
+        const similarity = sharedJaccard(shared, mine.size, features.bigrams(other).size);
         if (similarity < this.threshold) continue;
         const root = this.find(j);
         if ((newest.get(root)?.j ?? -1) < j) newest.set(root, { j, similarity });
@@ -111,11 +112,16 @@ export class ClusterGroupState {
     });
   }
 
-  /** The group's clusters as the duplicates task lists them. */
+  /** The group's clusters as the duplicates task lists them (a cluster no append reached is listed as it was). */
   list(features: ClusterFeatures, maxMembers: number, maxClusters: number): { total: number; clusters: DuplicateCluster[] } {
     const summaries = [...this.clusters.values()];
     const at = (i: number) => this.entries[i]!;
-    return { total: summaries.length, clusters: listClusters(summaries, (i) => entryId(at(i).value), (i) => features.bigrams(at(i)), maxMembers, maxClusters) };
+    return { total: summaries.length, clusters: listClusters(summaries, (i) => entryId(at(i).value), (i) => features.bigrams(at(i)), maxMembers, maxClusters, this.listed) };
+  }
+
+  /** Whether `entry` is one of the group's lessons covered. */
+  covers(entry: SourceEntry): boolean {
+    return this.position.has(entry);
   }
 }
 

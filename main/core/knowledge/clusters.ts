@@ -36,18 +36,25 @@ export function listClusters(
   bigramsOf: (i: number) => ReadonlySet<string>,
   maxMembers: number,
   maxClusters = Number.POSITIVE_INFINITY,
+  /** Clusters listed before with these very summaries (same members and statistics), reused. */
+  memo?: WeakMap<ClusterSummary, DuplicateCluster>,
 ): DuplicateCluster[] {
   summaries.sort((a, b) => b.members.length - a.members.length || b.max - a.max || a.root - b.root);
-  return summaries.slice(0, maxClusters).map(({ members, max, min }) => {
+  return summaries.slice(0, maxClusters).map((summary) => {
+    const known = memo?.get(summary);
+    if (known) return known;
+    const { members, max, min } = summary;
     const shown = members.slice(0, maxMembers);
     const anchor = bigramsOf(shown[0]!);
-    return {
+    const cluster = {
       size: members.length,
       ids: shown.map(idOf),
       similarityToAnchor: shown.map((i, k) => (k === 0 ? 1 : jaccard(anchor, bigramsOf(i)))),
       maxSimilarity: max,
       minLinkSimilarity: min,
     };
+    memo?.set(summary, cluster);
+    return cluster;
   });
 }
 

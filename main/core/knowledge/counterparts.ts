@@ -132,21 +132,21 @@ export class CounterpartIndex {
     return new CounterpartIndex(this.features, postings, lessons);
   }
 
-  /** The lessons of `entry`'s own tier group sharing a bigram with it (each once; `entry` itself too when indexed). */
-  sameGroup(entry: SourceEntry): Set<SourceEntry> {
+  /** The lessons of `entry`'s own tier group sharing a bigram with it, with how many they share (`entry` itself too when indexed). */
+  sameGroup(entry: SourceEntry): Map<SourceEntry, number> {
     return this.sharing(entry, tierGroup(entry.tier));
   }
 
-  /** The lessons of the other tier group sharing a bigram with `entry` (each once). */
-  otherGroup(entry: SourceEntry): Set<SourceEntry> {
+  /** The lessons of the other tier group sharing a bigram with `entry`, with how many they share. */
+  otherGroup(entry: SourceEntry): Map<SourceEntry, number> {
     return this.sharing(entry, tierGroup(entry.tier) === 'hive' ? 'project' : 'hive');
   }
 
-  private sharing(entry: SourceEntry, group: TierGroup): Set<SourceEntry> {
+  private sharing(entry: SourceEntry, group: TierGroup): Map<SourceEntry, number> {
     const postings = this.postings.get(group)!;
-    const out = new Set<SourceEntry>();
-    for (const token of this.features.bigrams(entry)) for (const lesson of postings.get(token) ?? []) out.add(lesson);
-    return out;
+    const shared = new Map<SourceEntry, number>();
+    for (const token of this.features.bigrams(entry)) for (const lesson of postings.get(token) ?? []) shared.set(lesson, (shared.get(lesson) ?? 0) + 1);
+    return shared;
   }
 
   /** The same or a near-duplicate lesson (≥ threshold) in the other tier group, best first, at most 10. */

@@ -79,7 +79,16 @@ export class SimilarityJobs {
     const threshold = model.thresholds.dedup_threshold;
     const features = this.clusterFeatures(model);
     const grown = await this.growClusters(model, features, slicer);
-    if (grown) return this.duplicatesOf(groups, grown, threshold, slicer);
+    if (grown) {
+      // Each listed id's member by its copies (the last copy in the group wins, as in the full pass below).
+      const states = this.clusterStates!;
+      const members = listedIds(grown).map((ids, g) => {
+        const byId = new Map<string, SourceEntry>();
+        for (const id of ids) for (const copy of model.byId(id)) if (states[g]!.covers(copy)) byId.set(id, copy);
+        return byId;
+      });
+      return duplicateGroups(groups, grown, threshold, members);
+    }
     this.clusterStates = null;
     const input: DuplicatesInput = { groups: [], threshold, maxMembers: MAX_CLUSTER_MEMBERS, maxClusters: MAX_CLUSTERS };
     for (const { entries } of groups) input.groups.push({ ids: await slicer.map(entries, (m) => entryId(m.value)), lessons: await slicer.map(entries, (m) => entryLesson(m.value)) });

@@ -1,5 +1,5 @@
 import { entryId, type RawEntry } from '../rules/entry-fields';
-import { jaccard } from '../rules/similarity';
+import { sharedJaccard } from '../rules/similarity';
 import { READER_DEDUP_THRESHOLD, MERGE_KINDS, type TierMerge } from '../rules/tier-merge';
 import type { TimeSlicer } from '../platform/util/time-slicer';
 import type { EligibleSources, MergedDuplicate } from './injection-preview';
@@ -9,10 +9,10 @@ import type { SourceEntry } from './model-types';
 export interface MergeFeatures {
   bigrams(value: RawEntry): ReadonlySet<string>;
   normalized(value: RawEntry): string;
-  /** Hive lessons sharing a bigram with a project lesson. */
-  hiveSharing(entry: SourceEntry): Iterable<SourceEntry>;
-  /** Project lessons sharing a bigram with a project lesson. */
-  swarmSharing(entry: SourceEntry): Iterable<SourceEntry>;
+  /** Hive lessons sharing a bigram with a project lesson, with how many they share. */
+  hiveSharing(entry: SourceEntry): ReadonlyMap<SourceEntry, number>;
+  /** Project lessons sharing a bigram with a project lesson, with how many they share. */
+  swarmSharing(entry: SourceEntry): ReadonlyMap<SourceEntry, number>;
 }
 
 /** The merge as the preview uses it: eligible tiers, what is kept (hive, then kept swarm) and each merge. */
@@ -92,22 +92,21 @@ export class TierMergeState {
     const exact = this.seen.get(features.normalized(value));
     if (exact !== undefined) return drop(exact, 'exact', 1);
     const mine = features.bigrams(value);
-    const earliest = (bigramless: number, candidates: Iterable<SourceEntry>, position: Map<RawEntry, number>) => {
+    const earliest = (bigramless: number, candidates: () => ReadonlyMap<SourceEntry, number>, position: Map<RawEntry, number>) => {
       if (mine.size === 0) return bigramless < 0 ? null : { at: bigramless, similarity: 1 };
       let best: { at: number; similarity: number } | null = null;
-      for (const candidate of candidates) {
+      for (const [candidate, shared] of candidates()) {
         const at = position.get(candidate.value);
         if (at === undefined || (best && at >= best.at)) continue;
-        const theirs = features.bigrams(candidate.value);
-        if (Math.min(mine.size, theirs.size) < READER_DEDUP_THRESHOLD * Math.max(mine.size, theirs.size) - 1e-9) continue;
-        const similarity = jaccard(mine, theirs);
+        // jaccard() of the two sets, from the count of shared bigrams the postings gave.
+        const similarity = sharedJaccard(shared, mine.size, features.bigrams(candidate.value).size);
         if (similarity >= READER_DEDUP_THRESHOLD) best = { at, similarity };
       }
       return best;
     };
-    const hiveMatch = earliest(this.firstBigramlessHive, features.hiveSharing(entry), this.hivePosition);
+    const hiveMatch = earliest(this.firstBigramlessHive, () => features.hiveSharing(entry), this.hivePosition);
     if (hiveMatch) return drop(hiveMatch.at, 'hive_near_duplicate', hiveMatch.similarity);
-    const swarmMatch = earliest(this.firstBigramlessKept, features.swarmSharing(entry), this.keptPosition);
+    const swarmMatch = earliest(this.firstBigramlessKept, () => features.swarmSharing(entry), this.keptPosition);
     if (swarmMatch) return drop(swarmMatch.at, 'swarm_near_duplicate', swarmMatch.similarity);
     this.keep(value, index, features);
     kept.push(value);

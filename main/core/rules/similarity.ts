@@ -27,6 +27,9 @@ export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number 
   return shared / (a.size + b.size - shared);
 }
 
+/** jaccard() of two non-empty sets of these sizes sharing `shared` tokens (the same division, so the same number). */
+export const sharedJaccard = (shared: number, a: number, b: number): number => shared / (a + b - shared);
+
 export const lessonSimilarity = (a: string, b: string): number => jaccard(wordBigrams(a), wordBigrams(b));
 
 /**
