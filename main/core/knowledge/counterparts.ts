@@ -1,5 +1,5 @@
 import type { SourceEntry } from './model-types';
-import { jaccard } from '../rules/similarity';
+import { sharedJaccard } from '../rules/similarity';
 import { NO_SLICING, type TimeSlicer } from '../platform/util/time-slicer';
 import { LayeredLookup } from './layered-lookup';
 
@@ -174,16 +174,18 @@ export class CounterpartIndex {
     const postings = this.postings.get(other)!;
     const mine = this.features.bigrams(entry);
     const normal = this.features.normalized(entry);
-    const candidates = new Set<SourceEntry>();
+    // Each candidate with how many bigrams it shares: the similarity follows without comparing sets.
+    const candidates = new Map<SourceEntry, number>();
     for (const token of mine) {
-      for (const candidate of postings.get(token) ?? []) candidates.add(candidate);
+      for (const candidate of postings.get(token) ?? []) candidates.set(candidate, (candidates.get(candidate) ?? 0) + 1);
       yield;
     }
     const out: Counterpart[] = [];
     let visited = 0;
-    for (const candidate of candidates) {
-      const similarity = jaccard(mine, this.features.bigrams(candidate));
-      const exact = this.features.normalized(candidate) === normal;
+    for (const [candidate, shared] of candidates) {
+      const similarity = sharedJaccard(shared, mine.size, this.features.bigrams(candidate).size);
+      // The same normalised lesson has the same bigrams: only a similarity of 1 can be exact.
+      const exact = similarity === 1 && this.features.normalized(candidate) === normal;
       if (exact || similarity >= threshold) out.push({ entry: candidate, similarity: exact ? 1 : similarity, exact });
       if ((++visited & 255) === 0) yield;
     }

@@ -117,14 +117,15 @@ export class KnowledgeService {
     // A change landing during a build is picked up by one more (cheap, incremental) pass.
     for (let attempt = 0; ; attempt++) {
       const thresholds = this.thresholds().values;
-      if (this.current?.key === this.keyOf(thresholds) || (this.current && attempt >= 3)) return this.current.model;
-      this.building ??= this.build(thresholds).finally(() => (this.building = null));
+      const key = this.keyOf(thresholds);
+      if (this.current?.key === key || (this.current && attempt >= 3)) return this.current.model;
+      this.building ??= this.build(thresholds, key).finally(() => (this.building = null));
       await this.building;
     }
   }
 
-  private async build(thresholds: KnowledgeThresholds): Promise<void> {
-    const key = this.keyOf(thresholds);
+  /** Builds the model of the stores under `key` (their fingerprint and the thresholds, read before the build). */
+  private async build(thresholds: KnowledgeThresholds, key: string): Promise<void> {
     const slicer = this.slicer();
     await this.entries.refresh(this.sourceOf(), slicer);
     const counters = this.counters();
