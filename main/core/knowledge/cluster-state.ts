@@ -27,6 +27,8 @@ export class ClusterGroupState {
   /** Members (ascending) and link statistics of every component of two or more, by root. */
   private readonly clusters = new Map<number, ClusterSummary & { members: number[] }>();
   private firstBigramless = -1;
+  /** The last lesson of each id in the group. */
+  private readonly lastById = new Map<string, SourceEntry>();
   /** Clusters as listed, by their summary (a join makes a new summary). */
   private readonly listed = new WeakMap<ClusterSummary, DuplicateCluster>();
 
@@ -45,6 +47,7 @@ export class ClusterGroupState {
     const { root, linkA, linkSimilarity } = components;
     await slicer.forEach(entries, (entry, i) => {
       state.position.set(entry, i);
+      state.lastById.set(entryId(entry.value), entry);
       if (state.firstBigramless < 0 && features.bigrams(entry).size === 0) state.firstBigramless = i;
       const r = root[i]!;
       if (r === i) return;
@@ -92,6 +95,7 @@ export class ClusterGroupState {
       }
     }
     this.position.set(entry, i);
+    this.lastById.set(entryId(entry.value), entry);
     for (const [root, { similarity }] of newest) this.join(i, root, similarity);
   }
 
@@ -119,9 +123,9 @@ export class ClusterGroupState {
     return { total: summaries.length, clusters: listClusters(summaries, (i) => entryId(at(i).value), (i) => features.bigrams(at(i)), maxMembers, maxClusters, this.listed) };
   }
 
-  /** Whether `entry` is one of the group's lessons covered. */
-  covers(entry: SourceEntry): boolean {
-    return this.position.has(entry);
+  /** The group's last lesson (file order) with this id: the member the inbox shows for it. */
+  member(id: string): SourceEntry | undefined {
+    return this.lastById.get(id);
   }
 }
 

@@ -80,13 +80,9 @@ export class SimilarityJobs {
     const features = this.clusterFeatures(model);
     const grown = await this.growClusters(model, features, slicer);
     if (grown) {
-      // Each listed id's member by its copies (the last copy in the group wins, as in the full pass below).
+      // Each listed id's member: the last copy in the group wins, as in the full pass below.
       const states = this.clusterStates!;
-      const members = listedIds(grown).map((ids, g) => {
-        const byId = new Map<string, SourceEntry>();
-        for (const id of ids) for (const copy of model.byId(id)) if (states[g]!.covers(copy)) byId.set(id, copy);
-        return byId;
-      });
+      const members = listedIds(grown).map((ids, g) => new Map([...ids].map((id) => [id, states[g]!.member(id)!])));
       return duplicateGroups(groups, grown, threshold, members);
     }
     this.clusterStates = null;
