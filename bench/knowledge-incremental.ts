@@ -106,7 +106,7 @@ export async function measureIncremental(report: BenchReport, { call, service, d
     const ms = await timeToCurrent(op.run, op.isCurrent);
     const cpu = cpuMs(cpu0);
     report.figure(`${op.name}: current again after a one-line append`, ms, 'ms', '≤ 100 ms to current');
-    report.figure(`… CPU time of this process until then (polls included)`, cpu, 'ms');
+    report.figure(`${op.name}: CPU time of this process until current again (polls included)`, cpu, 'ms');
     report.figure(`… vs a from-scratch model build`, ms / scratch.ms, '×');
   }
   await service.settled();
