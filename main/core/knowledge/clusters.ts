@@ -17,6 +17,68 @@ export interface DuplicateCluster {
   minLinkSimilarity: number;
 }
 
+/** A cluster before its members are listed: its root (smallest member index), members ascending, link statistics. */
+export interface ClusterSummary {
+  root: number;
+  members: readonly number[];
+  max: number;
+  min: number;
+}
+
+/**
+ * The clusters as listed: largest first, then by highest link similarity, then by first member;
+ * only the first `maxClusters`, each with at most `maxMembers` members. `bigramsOf` gives a
+ * record's bigram set (for the similarity to the anchor).
+ */
+export function listClusters(
+  summaries: ClusterSummary[],
+  idOf: (i: number) => string,
+  bigramsOf: (i: number) => ReadonlySet<string>,
+  maxMembers: number,
+  maxClusters = Number.POSITIVE_INFINITY,
+  /** Clusters listed before with these very summaries (same members and statistics), reused. */
+  memo?: WeakMap<ClusterSummary, DuplicateCluster>,
+): DuplicateCluster[] {
+  summaries.sort((a, b) => b.members.length - a.members.length || b.max - a.max || a.root - b.root);
+  return summaries.slice(0, maxClusters).map((summary) => {
+    const known = memo?.get(summary);
+    if (known) return known;
+    const { members, max, min } = summary;
+    const shown = members.slice(0, maxMembers);
+    const anchor = bigramsOf(shown[0]!);
+    const cluster = {
+      size: members.length,
+      ids: shown.map(idOf),
+      similarityToAnchor: shown.map((i, k) => (k === 0 ? 1 : jaccard(anchor, bigramsOf(i)))),
+      maxSimilarity: max,
+      minLinkSimilarity: min,
+    };
+    memo?.set(summary, cluster);
+    return cluster;
+  });
+}
+
+/** Clusters of two or more from components (`root` of each record and the links that joined them). */
+export function summarizeComponents(root: ArrayLike<number>, linkA: ArrayLike<number>, linkSimilarity: ArrayLike<number>): ClusterSummary[] {
+  const members = new Map<number, number[]>();
+  for (let i = 0; i < root.length; i++) {
+    const r = root[i]!;
+    if (r === i) continue;
+    const list = members.get(r);
+    if (list) list.push(i);
+    else members.set(r, [r, i]);
+  }
+  const stats = new Map<number, { max: number; min: number }>();
+  for (let k = 0; k < linkA.length; k++) {
+    const r = root[linkA[k]!]!;
+    const s = stats.get(r) ?? { max: 0, min: 1 };
+    s.max = Math.max(s.max, linkSimilarity[k]!);
+    s.min = Math.min(s.min, linkSimilarity[k]!);
+    stats.set(r, s);
+  }
+  return [...members].map(([r, list]) => ({ root: r, members: list, ...(stats.get(r) ?? { max: 1, min: 1 }) }));
+}
+
 /**
  * Near-duplicate clusters with the plugin's rule (word-bigram Jaccard ≥ dedup_threshold):
  * connected components of the "is a near-duplicate of" relation, so A~B and B~C put A, B and C
@@ -24,37 +86,27 @@ export interface DuplicateCluster {
  * first; a cluster lists at most `maxMembers` lessons (its size says how many it holds).
  */
 export function nearDuplicateClusters(items: readonly ClusterInput[], threshold: number, maxMembers = 50): DuplicateCluster[] {
+  return nearDuplicateClustersWithComponents(items, threshold, maxMembers).clusters;
+}
+
+/** nearDuplicateClusters (the first `maxClusters`, and how many there are) with the components they come from. */
+export function nearDuplicateClustersWithComponents(items: readonly ClusterInput[], threshold: number, maxMembers: number, maxClusters = Number.POSITIVE_INFINITY) {
   const { root, links } = nearDuplicateComponents(
     items.map((item) => item.lesson),
     threshold,
   );
-  const members = new Map<number, number[]>();
-  root.forEach((r, i) => {
-    const list = members.get(r);
-    if (list) list.push(i);
-    else members.set(r, [i]);
-  });
-  const linkStats = new Map<number, { max: number; min: number }>();
-  for (const link of links) {
-    const r = root[link.a]!;
-    const stats = linkStats.get(r) ?? { max: 0, min: 1 };
-    stats.max = Math.max(stats.max, link.similarity);
-    stats.min = Math.min(stats.min, link.similarity);
-    linkStats.set(r, stats);
-  }
-  const clusters: DuplicateCluster[] = [];
-  for (const [r, indexes] of members) {
-    if (indexes.length < 2) continue;
-    const shown = indexes.slice(0, maxMembers);
-    const anchor = wordBigrams(items[shown[0]!]!.lesson);
-    const stats = linkStats.get(r) ?? { max: 1, min: 1 };
-    clusters.push({
-      size: indexes.length,
-      ids: shown.map((i) => items[i]!.id),
-      similarityToAnchor: shown.map((i, k) => (k === 0 ? 1 : jaccard(anchor, wordBigrams(items[i]!.lesson)))),
-      maxSimilarity: stats.max,
-      minLinkSimilarity: stats.min,
-    });
-  }
-  return clusters.sort((a, b) => b.size - a.size || b.maxSimilarity - a.maxSimilarity);
+  const components = {
+    root: Int32Array.from(root),
+    linkA: Int32Array.from(links, (l) => l.a),
+    linkSimilarity: Float64Array.from(links, (l) => l.similarity),
+  };
+  const summaries = summarizeComponents(components.root, components.linkA, components.linkSimilarity);
+  const sets = new Map<number, Set<string>>();
+  const bigramsOf = (i: number) => {
+    let set = sets.get(i);
+    if (!set) sets.set(i, (set = wordBigrams(items[i]!.lesson)));
+    return set;
+  };
+  const total = summaries.length;
+  return { total, clusters: listClusters(summaries, (i) => items[i]!.id, bigramsOf, maxMembers, maxClusters), components };
 }

@@ -1,5 +1,5 @@
 import type { SourceEntry } from './model-types';
-import { jaccard } from '../rules/similarity';
+import { sharedJaccard } from '../rules/similarity';
 import { NO_SLICING, type TimeSlicer } from '../platform/util/time-slicer';
 import { LayeredLookup } from './layered-lookup';
 
@@ -132,6 +132,23 @@ export class CounterpartIndex {
     return new CounterpartIndex(this.features, postings, lessons);
   }
 
+  /** The lessons of `entry`'s own tier group sharing a bigram with it, with how many they share (`entry` itself too when indexed). */
+  sameGroup(entry: SourceEntry): Map<SourceEntry, number> {
+    return this.sharing(entry, tierGroup(entry.tier));
+  }
+
+  /** The lessons of the other tier group sharing a bigram with `entry`, with how many they share. */
+  otherGroup(entry: SourceEntry): Map<SourceEntry, number> {
+    return this.sharing(entry, tierGroup(entry.tier) === 'hive' ? 'project' : 'hive');
+  }
+
+  private sharing(entry: SourceEntry, group: TierGroup): Map<SourceEntry, number> {
+    const postings = this.postings.get(group)!;
+    const shared = new Map<SourceEntry, number>();
+    for (const token of this.features.bigrams(entry)) for (const lesson of postings.get(token) ?? []) shared.set(lesson, (shared.get(lesson) ?? 0) + 1);
+    return shared;
+  }
+
   /** The same or a near-duplicate lesson (≥ threshold) in the other tier group, best first, at most 10. */
   find(entry: SourceEntry, threshold: number): Counterpart[] {
     const search = this.search(entry, threshold);
@@ -157,16 +174,18 @@ export class CounterpartIndex {
     const postings = this.postings.get(other)!;
     const mine = this.features.bigrams(entry);
     const normal = this.features.normalized(entry);
-    const candidates = new Set<SourceEntry>();
+    // Each candidate with how many bigrams it shares: the similarity follows without comparing sets.
+    const candidates = new Map<SourceEntry, number>();
     for (const token of mine) {
-      for (const candidate of postings.get(token) ?? []) candidates.add(candidate);
+      for (const candidate of postings.get(token) ?? []) candidates.set(candidate, (candidates.get(candidate) ?? 0) + 1);
       yield;
     }
     const out: Counterpart[] = [];
     let visited = 0;
-    for (const candidate of candidates) {
-      const similarity = jaccard(mine, this.features.bigrams(candidate));
-      const exact = this.features.normalized(candidate) === normal;
+    for (const [candidate, shared] of candidates) {
+      const similarity = sharedJaccard(shared, mine.size, this.features.bigrams(candidate).size);
+      // The same normalised lesson has the same bigrams: only a similarity of 1 can be exact.
+      const exact = similarity === 1 && this.features.normalized(candidate) === normal;
       if (exact || similarity >= threshold) out.push({ entry: candidate, similarity: exact ? 1 : similarity, exact });
       if ((++visited & 255) === 0) yield;
     }

@@ -18,8 +18,13 @@ export class DerivedCache {
   private directives: { counters: CounterState; thresholds: string; rows: WeakMap<SourceEntry, DirectiveRow> } | null = null;
 
   bigrams(entry: SourceEntry): Set<string> {
-    let set = this.bigramSets.get(entry.value);
-    if (!set) this.bigramSets.set(entry.value, (set = wordBigrams(entryLesson(entry.value))));
+    return this.bigramsOf(entry.value);
+  }
+
+  /** The word bigrams of an entry's lesson, once per entry. */
+  bigramsOf(value: RawEntry): Set<string> {
+    let set = this.bigramSets.get(value);
+    if (!set) this.bigramSets.set(value, (set = wordBigrams(entryLesson(value))));
     return set;
   }
 

@@ -105,10 +105,21 @@ export class EntryCache {
     this.lastDelta = { from: this.entries, added: addedEntries, dropped, removed: removed.filter((entry) => !addedNow.has(entry.rid)), compare: this.lastDelta.compare };
     const changed = parsed.length > 0 || dropped > 0;
     if (changed) {
-      this.entries = [...this.byFile.keys()].sort((a, b) => a - b).flatMap((fileId) => this.byFile.get(fileId)!);
+      this.entries = this.inFileOrder();
       this.generation++;
     }
     return changed;
+  }
+
+  /** Every cached entry in file order: one copy per refresh that changed them, so a plain loop (flatMap costs far more per item). */
+  private inFileOrder(): SourceEntry[] {
+    const files = [...this.byFile.keys()].sort((a, b) => a - b);
+    let total = 0;
+    for (const fileId of files) total += this.byFile.get(fileId)!.length;
+    const out: SourceEntry[] = new Array(total);
+    let at = 0;
+    for (const fileId of files) for (const entry of this.byFile.get(fileId)!) out[at++] = entry;
+    return out;
   }
 
   /** Reads file order back from the index (narrow rows), loading rows that arrived meanwhile; returns the entries dropped. */

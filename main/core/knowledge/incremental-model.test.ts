@@ -165,9 +165,13 @@ describe('incremental knowledge model', () => {
     expect(await step()).toBe(1);
 
     // A directive, a near-duplicate that joins a cluster, and a hive counterpart of a project lesson.
+    const grown = { ...ws.service.grown };
     fs.appendFileSync(ws.files.knowledge, lines([lesson(7, 'Run the contract tests'), plain(8, 'Rotate the signing keys'), lesson(9, 'Rebuild the client', { status: 'established' })]));
     await changed(ws.files.knowledge);
     expect(await step()).toBe(1);
+    // The clusters and the tier merge were grown by the appended lessons, not computed again.
+    expect(ws.service.grown.clusters).toBeGreaterThan(grown.clusters);
+    expect(ws.service.grown.merges).toBeGreaterThan(grown.merges);
 
     // Counters only: shown, applied and violated events and a legacy line (rows, markers and the window move).
     fs.appendFileSync(ws.files.events, lines([event('retrieved', uuid(7), '2026-07-05T10:00:00.000Z'), event('violated', uuid(7), '2026-07-05T11:00:00.000Z'), event('violated', uuid(1), '2026-07-06T11:00:00.000Z')]));
@@ -217,5 +221,16 @@ describe('incremental knowledge model', () => {
     fs.appendFileSync(ws.files.knowledge, line(lesson(11, 'Rotate the signing keys')));
     await changed(ws.files.knowledge);
     expect(await step()).toBe(1);
+
+    // Lessons without a word bigram (all alike by the plugin's rule), one at a time, and a lesson joining two clusters.
+    const beforeLast = { ...ws.service.grown };
+    fs.appendFileSync(ws.files.knowledge, line(plain(12, '', { lesson: 'Benchmark.' })));
+    await changed(ws.files.knowledge);
+    expect(await step()).toBe(1);
+    fs.appendFileSync(ws.files.knowledge, lines([plain(13, '', { lesson: 'Profile!' }), plain(14, '', { lesson: 'Note 3: alpha3 beta3 gamma3 delta3 epsilon3 alpha4 beta4 gamma4 delta4 epsilon4.' })]));
+    await changed(ws.files.knowledge);
+    expect(await step()).toBe(1);
+    expect(ws.service.grown.clusters).toBeGreaterThanOrEqual(beforeLast.clusters + 2);
+    expect(ws.service.grown.merges).toBeGreaterThanOrEqual(beforeLast.merges + 2);
   }, 120_000);
 });

@@ -117,10 +117,14 @@ export interface EligibleSources {
   excluded: Map<ExclusionReason, { count: number; examples: { id: string; lesson: string }[] }>;
 }
 
-/** The reader's filters as one predicate per entry, collecting what it leaves out. */
-function eligibility(sources: PreviewSources, t: Pick<KnowledgeThresholds, 'scope_filter' | 'hive_enabled'>, normalized: (entry: RawEntry) => string) {
+/** The reader's filters as one predicate per entry, collecting what it leaves out (into `excluded`). */
+export function eligibility(
+  sources: Pick<PreviewSources, 'retractions'>,
+  t: Pick<KnowledgeThresholds, 'scope_filter' | 'hive_enabled'>,
+  normalized: (entry: RawEntry) => string,
+  excluded: EligibleSources['excluded'] = new Map(),
+) {
   const retracted = new Set((sources.retractions ?? []).map((r) => str(r.normalized_lesson)).filter((v): v is string => !!v));
-  const excluded: EligibleSources['excluded'] = new Map();
   const exclude = (entry: RawEntry, reason: ExclusionReason) => {
     const bucket = excluded.get(reason) ?? { count: 0, examples: [] };
     bucket.count++;
@@ -202,6 +206,8 @@ const time = (entry: RawEntry) => Date.parse(str(entry.created_at) ?? '') || 0;
  */
 export interface BaseRanking {
   order: ArrayLike<number>;
+  /** The base score of each kept lesson, when kept for a ranking of more lessons later. */
+  base?: Float64Array;
 }
 
 export interface RankingBasis {
@@ -223,10 +229,15 @@ const scoreOf = (entry: RawEntry, basis: RankingBasis) => baseScore(entry, basis
 /** Creation times (ms) of the kept lessons, for the ranking's tie-break. */
 export const keptTimes = (kept: readonly RawEntry[]): Float64Array => Float64Array.from(kept, time);
 
-/** keptTimes in time slices (a date parse per lesson). */
-export async function keptTimesSliced(kept: readonly RawEntry[], slicer: TimeSlicer): Promise<Float64Array> {
+/** keptTimes in time slices (a date parse per lesson); `known` are the times of the first lessons, when known. */
+export async function keptTimesSliced(kept: readonly RawEntry[], slicer: TimeSlicer, known?: Float64Array): Promise<Float64Array> {
   const times = new Float64Array(kept.length);
-  await slicer.forEach(kept, (entry, i) => (times[i] = time(entry)));
+  const from = known && known.length <= kept.length ? known.length : 0;
+  if (from > 0) times.set(known!);
+  for (let i = from; i < kept.length; i++) {
+    times[i] = time(kept[i]!);
+    if ((i & 63) === 63) await slicer.yield();
+  }
   return times;
 }
 
@@ -244,10 +255,17 @@ export async function rankByBaseSliced(
   times: Float64Array,
   slicer: TimeSlicer,
   sort: (base: Float64Array, times: Float64Array) => Promise<ArrayLike<number>> = async (base, t) => baseOrder(base, t),
+  /** Base scores of the first kept lessons under the same basis (a merge this one grew from). */
+  known?: Float64Array,
 ): Promise<BaseRanking> {
   const base = new Float64Array(kept.length);
-  await slicer.forEach(kept, (entry, i) => (base[i] = scoreOf(entry, basis).base));
-  return { order: await sort(base, times) };
+  const from = known && known.length <= kept.length ? known.length : 0;
+  if (from > 0) base.set(known!);
+  for (let i = from; i < kept.length; i++) {
+    base[i] = scoreOf(kept[i]!, basis).base;
+    if ((i & 63) === 63) await slicer.yield();
+  }
+  return { order: await sort(base, times), base };
 }
 
 export function previewInjection(sources: PreviewSources, ctx: PreviewContext, t: KnowledgeThresholds): InjectionPreview {

@@ -214,7 +214,8 @@ export class KnowledgeModel {
     return this.inputs.skills.filter((skill) => skill.sourceIds.includes(id));
   }
 
-  private counterpartPostings(): CounterpartIndex {
+  /** The bigram postings of this model's lessons per tier group. */
+  counterpartPostings(): CounterpartIndex {
     return this.counterpartIndex ?? (this.prepareNow().counterpartIndex as CounterpartIndex);
   }
 
@@ -250,6 +251,11 @@ export class KnowledgeModel {
   /** Lessons eligible for the injection preview, tiers split as the reader sees them. */
   injectionSources(): { swarm: RawEntry[]; hive: RawEntry[]; retractions: RawEntry[] } {
     return this.built.sources;
+  }
+
+  /** The lessons behind injectionSources(), index for index. */
+  injectionSourceEntries(): { swarm: SourceEntry[]; hive: SourceEntry[] } {
+    return this.built.sourceEntries;
   }
 
   /** Active lessons per tier group, for near-duplicate clustering. */

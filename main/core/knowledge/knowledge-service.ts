@@ -7,30 +7,15 @@ import { CounterState } from './counter-state';
 import { DerivedCache } from './derived-cache';
 import { EntryCache } from './entry-cache';
 import { COUNTER_STORES, MODEL_STORES, SIDE_STORES, loadCounterInputs, loadEntriesByRid, loadSideInputs } from './from-index';
-import { duplicateGroups, listedIds, MAX_CLUSTER_MEMBERS, MAX_CLUSTERS, triageInboxesSliced } from './inbox-list';
+import { triageInboxesSliced } from './inbox-list';
 import { warmDirectives } from './directive-list';
-import type { DuplicatesInput } from './similarity-tasks';
-import {
-  applyTierMergeSliced,
-  eligibleSourcesSliced,
-  keptTimesSliced,
-  rankByBaseSliced,
-  rankingBasis,
-  rankingKey,
-  type RankingBasis,
-  rankPreview,
-  type BaseRanking,
-  type EligibleSources,
-  type MergedDuplicate,
-} from './injection-preview';
+import { rankingBasis, rankPreview } from './injection-preview';
 import { CounterpartIndex } from './counterparts';
-import { entryId, entryLesson, type RawEntry } from '../rules/entry-fields';
+import { defaultProject, SimilarityJobs, type PreparedMerge } from './similarity-jobs';
 import { KnowledgeModel } from './knowledge-model';
 import type { EntryMarkers, KnowledgeInputs, SourceEntry } from './model-types';
 import { LatestResult } from './latest-result';
-import { SimilarityRunner } from './similarity-runner';
 import { thresholdsInForce } from '../rules/thresholds-in-force';
-import { PHASE_CATEGORY_SETS } from '../rules/injection-scoring';
 import type { KnowledgeThresholds } from '../rules/thresholds';
 
 /** What the service needs of the store index: its readiness, its connection and its changes. */
@@ -40,24 +25,8 @@ interface KnowledgeIndex {
   onChange(listener: (change: { storeKey: string }) => void): () => void;
 }
 
-/** The project a preview assumes when none is given: the first project lesson's own project. */
-const defaultProject = (model: KnowledgeModel): string | undefined =>
-  model.lessons().find((e) => e.tier !== 'hive' && typeof e.value.project_name === 'string')?.value.project_name as string | undefined;
-
 /** Quiet time after a store change before the model is rebuilt in the background. */
 const WARM_DEBOUNCE_MS = 150;
-
-interface PreparedMerge extends EligibleSources {
-  kept: RawEntry[];
-  merged: MergedDuplicate[];
-  /** Creation times of `kept`, for the ranking's tie-break. */
-  times: Float64Array;
-  /** Base rankings by rankingKey (a handful of phase kinds × projects). */
-  rankings: Map<string, Promise<BaseRanking>>;
-}
-
-/** Base rankings kept per tier merge (each is an order over every kept lesson). */
-const MAX_RANKINGS = 16;
 
 type Input<T extends z.ZodType> = z.output<T>;
 
@@ -65,17 +34,14 @@ type Input<T extends z.ZodType> = z.output<T>;
  * Per-workspace knowledge model, kept current off the request path. Parsed entries are cached
  * by rid (a rebuild parses only new lines), per-model indexes are built in time slices, and the
  * whole-corpus similarity work (near-duplicate clusters, the preview's tier merge) runs in a
- * worker thread, its last complete result served — marked stale — while a newer one is
- * computed. After the index is ready and after every change (debounced) the model is rebuilt
+ * worker thread and is then grown by appended lessons (similarity-jobs.ts), its last complete
+ * result served — marked stale — while a newer one is computed. After the index is ready and after every change (debounced) the model is rebuilt
  * in the background, so requests find it warm.
  */
 export class KnowledgeService {
   private readonly entries = new EntryCache();
   private readonly derived = new DerivedCache();
-  // One worker per kind of job, so a quick ranking never queues behind seconds of clustering.
-  private readonly clusterRunner = new SimilarityRunner();
-  private readonly mergeRunner = new SimilarityRunner();
-  private readonly rankRunner = new SimilarityRunner();
+  private readonly jobs = new SimilarityJobs(this.derived, () => this.slicer(), () => this.closed);
   private readonly duplicates = new LatestResult<Inboxes['duplicates']>();
   private readonly merges = new LatestResult<PreparedMerge>();
   private source: KnowledgeSource | null = null;
@@ -151,14 +117,15 @@ export class KnowledgeService {
     // A change landing during a build is picked up by one more (cheap, incremental) pass.
     for (let attempt = 0; ; attempt++) {
       const thresholds = this.thresholds().values;
-      if (this.current?.key === this.keyOf(thresholds) || (this.current && attempt >= 3)) return this.current.model;
-      this.building ??= this.build(thresholds).finally(() => (this.building = null));
+      const key = this.keyOf(thresholds);
+      if (this.current?.key === key || (this.current && attempt >= 3)) return this.current.model;
+      this.building ??= this.build(thresholds, key).finally(() => (this.building = null));
       await this.building;
     }
   }
 
-  private async build(thresholds: KnowledgeThresholds): Promise<void> {
-    const key = this.keyOf(thresholds);
+  /** Builds the model of the stores under `key` (their fingerprint and the thresholds, read before the build). */
+  private async build(thresholds: KnowledgeThresholds, key: string): Promise<void> {
     const slicer = this.slicer();
     await this.entries.refresh(this.sourceOf(), slicer);
     const counters = this.counters();
@@ -232,6 +199,11 @@ export class KnowledgeService {
     return this.duplicates.computing;
   }
 
+  /** Similarity results grown from the previous one by appended lessons rather than computed again (tests and the benchmark read it). */
+  get grown(): { readonly clusters: number; readonly merges: number } {
+    return this.jobs.grown;
+  }
+
   /** Parsing statistics of the last model refresh (tests read it). */
   get lastRefresh() {
     return this.entries.lastRefresh;
@@ -244,26 +216,9 @@ export class KnowledgeService {
   }
 
   private requestDuplicates(model: KnowledgeModel): void {
-    this.duplicates.request(this.duplicatesKey(model), model.builtAt, () => this.computeDuplicates(model));
+    this.duplicates.request(this.duplicatesKey(model), model.builtAt, () => this.jobs.duplicates(model));
   }
 
-  private async computeDuplicates(model: KnowledgeModel): Promise<Inboxes['duplicates']> {
-    const slicer = this.slicer();
-    const groups = model.clusterGroups();
-    const threshold = model.thresholds.dedup_threshold;
-    const input: DuplicatesInput = { groups: [], threshold, maxMembers: MAX_CLUSTER_MEMBERS, maxClusters: MAX_CLUSTERS };
-    for (const { entries } of groups) input.groups.push({ ids: await slicer.map(entries, (m) => entryId(m.value)), lessons: await slicer.map(entries, (m) => entryLesson(m.value)) });
-    const output = await this.clusterRunner.run('duplicates', input, slicer);
-    const listed = listedIds(output);
-    const members = groups.map(() => new Map<string, SourceEntry>());
-    for (let g = 0; g < groups.length; g++) {
-      await slicer.forEach(groups[g]!.entries, (member) => {
-        const id = entryId(member.value);
-        if (listed[g]?.has(id)) members[g]!.set(id, member);
-      });
-    }
-    return duplicateGroups(groups, output, threshold, members);
-  }
 
   private slicer(): TimeSlicer {
     return new TimeSlicer(this.sliceMs, () => (this.closed ? 'knowledge service closed' : null));
@@ -274,41 +229,15 @@ export class KnowledgeService {
     return JSON.stringify([current?.sourcesVersion ?? model.builtAt, current?.sideKey ?? '', model.thresholds.scope_filter, model.thresholds.hive_enabled]);
   }
 
+  /** The side stores (retractions, skills) a model was built with. */
+  private sideKeyOf(model: KnowledgeModel): string {
+    return this.current?.model === model ? this.current.sideKey : String(model.builtAt);
+  }
+
   private requestMerge(model: KnowledgeModel): void {
-    this.merges.request(this.mergeKey(model), model.builtAt, () => this.computeMerge(model));
+    this.merges.request(this.mergeKey(model), model.builtAt, () => this.jobs.merge(model, this.sideKeyOf(model)));
   }
 
-  private async computeMerge(model: KnowledgeModel): Promise<PreparedMerge> {
-    const slicer = this.slicer();
-    const eligible = await eligibleSourcesSliced(model.injectionSources(), model.thresholds, slicer, (value) => this.derived.normalizedLesson(value));
-    const lessons = { hive: await slicer.map(eligible.hive, entryLesson), swarm: await slicer.map(eligible.swarm, entryLesson) };
-    const merge = await this.mergeRunner.run('tierMerge', lessons, slicer);
-    const { kept, merged } = await applyTierMergeSliced(eligible, merge, slicer);
-    const prepared: PreparedMerge = { ...eligible, kept, merged, times: await keptTimesSliced(kept, slicer), rankings: new Map() };
-    this.warmRankings(prepared, model).catch((error) => {
-      if (!this.closed && !(error instanceof SliceCancelled)) console.warn('[knowledge] ranking warm-up failed:', (error as Error).message);
-    });
-    return prepared;
-  }
-
-  /** The base ranking of a merge for a phase kind and project, computed once (in slices, sorted in a worker). */
-  private ranking(merge: PreparedMerge, basis: RankingBasis): Promise<BaseRanking> {
-    const key = rankingKey(basis);
-    let ranking = merge.rankings.get(key);
-    if (!ranking) {
-      if (merge.rankings.size >= MAX_RANKINGS) merge.rankings.delete(merge.rankings.keys().next().value!);
-      ranking = rankByBaseSliced(merge.kept, basis, merge.times, this.slicer(), (base, times) => this.rankRunner.run('rankOrder', { base, times }));
-      ranking.catch(() => merge.rankings.delete(key));
-      merge.rankings.set(key, ranking);
-    }
-    return ranking;
-  }
-
-  /** Rankings for every phase kind (and none) under the default project, so a first preview finds its ranking ready. */
-  private async warmRankings(merge: PreparedMerge, model: KnowledgeModel): Promise<void> {
-    const projectName = defaultProject(model);
-    for (const categories of [null, ...PHASE_CATEGORY_SETS]) await this.ranking(merge, { categories, projectName });
-  }
 
   /** The rejected and unactionable inboxes of a model, computed once in time slices. */
   private triage(model: KnowledgeModel): Promise<Pick<Inboxes, 'rejected' | 'unactionable'>> {
@@ -318,15 +247,15 @@ export class KnowledgeService {
   async inboxes(): Promise<Inboxes> {
     const model = await this.model();
     const triage = this.triage(model);
-    const { value, freshness } = await this.duplicates.get(this.duplicatesKey(model), model.builtAt, () => this.computeDuplicates(model));
+    const { value, freshness } = await this.duplicates.get(this.duplicatesKey(model), model.builtAt, () => this.jobs.duplicates(model));
     return { ...(await triage), duplicates: value, duplicatesFreshness: freshness };
   }
 
   async previewInjection({ headroomPercent, phase, agent, tool, filePaths, taskText, projectName }: Input<typeof PreviewInput>) {
     const model = await this.model();
-    const { value, freshness } = await this.merges.get(this.mergeKey(model), model.builtAt, () => this.computeMerge(model));
+    const { value, freshness } = await this.merges.get(this.mergeKey(model), model.builtAt, () => this.jobs.merge(model, this.sideKeyOf(model)));
     const ctx = { phase, agent, tool, filePaths, taskText, headroomPercent, projectName: projectName ?? defaultProject(model) };
-    return { ...rankPreview(value, value, ctx, model.thresholds, await this.ranking(value, rankingBasis(ctx))), freshness };
+    return { ...rankPreview(value, value, ctx, model.thresholds, await this.jobs.ranking(value, rankingBasis(ctx), true)), freshness };
   }
 
   /** Markers for table rows, by index row id (parsed entries come from the cache when it has them). */
@@ -348,7 +277,7 @@ export class KnowledgeService {
     this.closed = true;
     if (this.warmTimer) clearTimeout(this.warmTimer);
     this.stopListening();
-    await Promise.all([this.clusterRunner.dispose(), this.mergeRunner.dispose(), this.rankRunner.dispose()]);
+    await this.jobs.dispose();
     await this.warming?.catch(() => undefined);
     await this.building?.catch(() => undefined);
   }

@@ -1,4 +1,4 @@
-import { nearDuplicateClusters, type DuplicateCluster } from './clusters';
+import { nearDuplicateClustersWithComponents, type DuplicateCluster } from './clusters';
 import { baseOrder } from '../rules/base-order';
 import { mergeTierLessons, type TierMerge } from '../rules/tier-merge';
 
@@ -23,8 +23,16 @@ export interface DuplicatesInput {
   maxClusters: number;
 }
 
+/** A group's components: the root of each record and the links that joined them (see nearDuplicateComponents). */
+export interface GroupComponents {
+  root: Int32Array;
+  linkA: Int32Array;
+  linkSimilarity: Float64Array;
+}
+
 export interface DuplicatesOutput {
-  groups: { total: number; clusters: DuplicateCluster[] }[];
+  /** `components` lets the caller keep the clusters current by the lessons appended later (cluster-state.ts). */
+  groups: { total: number; clusters: DuplicateCluster[]; components?: GroupComponents }[];
 }
 
 export interface TierMergeInput {
@@ -57,8 +65,7 @@ const duplicates: TaskDef<DuplicatesInput, DuplicatesOutput> = {
   run: (input) => ({
     groups: input.groups.map((group) => {
       const items = group.ids.map((id, i) => ({ id, lesson: group.lessons[i]! }));
-      const clusters = nearDuplicateClusters(items, input.threshold, input.maxMembers);
-      return { total: clusters.length, clusters: clusters.slice(0, input.maxClusters) };
+      return nearDuplicateClustersWithComponents(items, input.threshold, input.maxMembers, input.maxClusters);
     }),
   }),
   split: ({ groups, ...params }) => ({ columns: groups.flatMap((g) => [g.ids, g.lessons]), params }),
@@ -67,7 +74,7 @@ const duplicates: TaskDef<DuplicatesInput, DuplicatesOutput> = {
     for (let c = 0; c + 1 < columns.length; c += 2) groups.push({ ids: columns[c]!, lessons: columns[c + 1]! });
     return { ...(params as Omit<DuplicatesInput, 'groups'>), groups };
   },
-  transfer: () => [],
+  transfer: (output) => output.groups.flatMap((g) => (g.components ? Object.values(g.components).map((array) => array.buffer as ArrayBuffer) : [])),
 };
 
 const tierMerge: TaskDef<TierMergeInput, TierMerge> = {

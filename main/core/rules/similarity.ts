@@ -27,6 +27,9 @@ export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number 
   return shared / (a.size + b.size - shared);
 }
 
+/** jaccard() of two non-empty sets of these sizes sharing `shared` tokens (the same division, so the same number). */
+export const sharedJaccard = (shared: number, a: number, b: number): number => shared / (a + b - shared);
+
 export const lessonSimilarity = (a: string, b: string): number => jaccard(wordBigrams(a), wordBigrams(b));
 
 /**
@@ -68,8 +71,9 @@ export class BigramCorpus {
 }
 
 /**
- * An incremental index over records of a corpus: add records, then ask for the first indexed
- * record at or above the threshold (optionally among those `accept` admits).
+ * An incremental index over records of a corpus: add records (in ascending index order), then
+ * ask for the earliest indexed record at or above the threshold (optionally among those
+ * `accept` admits).
  */
 export class NearDuplicateIndex {
   private readonly postings = new Map<string, number[]>();
@@ -89,29 +93,43 @@ export class NearDuplicateIndex {
     }
   }
 
+  /**
+   * The earliest indexed record (lowest index) at or above the threshold, as the reader finds it
+   * scanning in file order; which one does not depend on the token order, so a record added
+   * later finds the same one by any other exact search (knowledge/tier-merge-state.ts).
+   */
   findFirst(i: number, accept: (j: number) => boolean = () => true): { index: number; similarity: number } | null {
     if (this.corpus.sets[i]!.size === 0) {
       const j = this.bigramless.find((k) => k !== i && accept(k));
       return j === undefined ? null : { index: j, similarity: 1 };
     }
-    const checked = new Set<number>();
+    let best: { index: number; similarity: number } | null = null;
     for (const token of this.corpus.prefix(i)) {
       for (const j of this.postings.get(token) ?? []) {
-        if (j === i || checked.has(j)) continue;
-        checked.add(j);
-        if (!accept(j) || !this.corpus.sizeCompatible(i, j)) continue;
+        // Lists are ascending: nothing further on in this one comes before the best found.
+        if (best && j >= best.index) break;
+        if (j === i || !accept(j) || !this.corpus.sizeCompatible(i, j)) continue;
         const similarity = this.corpus.similarity(i, j);
-        if (similarity >= this.corpus.threshold) return { index: j, similarity };
+        if (similarity >= this.corpus.threshold) {
+          best = { index: j, similarity };
+          break;
+        }
       }
     }
-    return null;
+    return best;
   }
 }
 
 interface Components {
   /** Component id (smallest member index) of each record. */
   root: number[];
-  /** The links that joined components (a spanning forest), with their similarity. */
+  /**
+   * The links that joined components (a spanning forest), with their similarity: when record `b`
+   * comes, one link per earlier component it has a near-duplicate in, to its newest near-duplicate
+   * there. That choice does not depend on the token order (which moves with every record added),
+   * so records appended later can be linked the same way without redoing the rest
+   * (knowledge/cluster-state.ts), and the link statistics of a cluster come out the same.
+   */
   links: { a: number; b: number; similarity: number }[];
 }
 
@@ -121,14 +139,24 @@ interface Components {
  * against only the newest PROBES_PER_GROUP members of each other component sharing a prefix
  * token, so a lesson similar only to an old member of a huge cluster can be missed.
  */
-const EXACT_COMPONENTS_UP_TO = 5_000;
+export const EXACT_COMPONENTS_UP_TO = 5_000;
 const PROBES_PER_GROUP = 4;
+
+/** Two ascending lists of record indexes as one ascending list. */
+function mergeAscending(a: readonly number[], b: readonly number[]): number[] {
+  const out: number[] = new Array(a.length + b.length);
+  let [i, j, k] = [0, 0, 0];
+  while (i < a.length && j < b.length) out[k++] = a[i]! < b[j]! ? a[i++]! : b[j++]!;
+  while (i < a.length) out[k++] = a[i++]!;
+  while (j < b.length) out[k++] = b[j++]!;
+  return out;
+}
 
 /**
  * Connected components of "is a near-duplicate of" (Jaccard ≥ threshold) in time close to
  * linear even when thousands of lessons are variations of one template: postings are grouped
- * by component, and a whole group already joined to the probe is skipped without comparing
- * its members.
+ * by component (members ascending), and a probe of a group stops at its newest near-duplicate
+ * or at a member no newer than one already found in that component.
  */
 export function nearDuplicateComponents(texts: readonly string[], threshold: number): Components {
   const corpus = new BigramCorpus(texts, threshold);
@@ -148,7 +176,7 @@ export function nearDuplicateComponents(texts: readonly string[], threshold: num
     parent[Math.max(ra, rb)] = Math.min(ra, rb);
     links.push({ a: Math.min(a, b), b: Math.max(a, b), similarity });
   };
-  // token → component root (as last seen) → members indexed under that token
+  // token → component root (as last seen) → members indexed under that token, ascending
   const postings = new Map<string, Map<number, number[]>>();
   let firstBigramless = -1;
   for (let i = 0; i < texts.length; i++) {
@@ -158,6 +186,8 @@ export function nearDuplicateComponents(texts: readonly string[], threshold: num
       continue;
     }
     const prefix = corpus.prefix(i);
+    // The newest near-duplicate of `i` in each earlier component, by that component's root.
+    const newest = new Map<number, { j: number; similarity: number }>();
     for (const token of prefix) {
       const groups = postings.get(token);
       if (!groups) continue;
@@ -167,23 +197,24 @@ export function nearDuplicateComponents(texts: readonly string[], threshold: num
         if (root === key) continue;
         groups.delete(key);
         const into = groups.get(root);
-        if (into) into.push(...members);
-        else groups.set(root, members);
+        groups.set(root, into ? mergeAscending(into, members) : members);
       }
       for (const [root, members] of groups) {
-        if (root === find(i)) continue;
+        const found = newest.get(root)?.j ?? -1;
         // Newest members first (bounded only above EXACT_COMPONENTS_UP_TO lessons).
         for (let k = members.length - 1, probes = 0; k >= 0 && probes < probesPerGroup; k--, probes++) {
           const j = members[k]!;
+          if (j <= found) break;
           if (!corpus.sizeCompatible(i, j)) continue;
           const similarity = corpus.similarity(i, j);
           if (similarity >= threshold) {
-            union(i, j, similarity);
+            newest.set(root, { j, similarity });
             break;
           }
         }
       }
     }
+    for (const { j, similarity } of newest.values()) union(i, j, similarity);
     const root = find(i);
     for (const token of prefix) {
       let groups = postings.get(token);
