@@ -1,7 +1,7 @@
 import type { SourceEntry } from './model-types';
-import { jaccard } from '../rules/similarity';
 import { NO_SLICING, type TimeSlicer } from '../platform/util/time-slicer';
 import { LayeredLookup } from './layered-lookup';
+import { idJaccard, unpackIds, type BigramIds } from './bigram-ids';
 
 type TierGroup = 'hive' | 'project';
 const tierGroup = (tier: SourceEntry['tier']): TierGroup => (tier === 'hive' ? 'hive' : 'project');
@@ -13,11 +13,14 @@ export interface Counterpart {
 }
 
 interface Features {
-  bigrams(entry: SourceEntry): Set<string>;
+  bigrams(entry: SourceEntry): BigramIds;
+  /** The same ids in the order the lesson's words give them (a search meets candidates in that order). */
+  bigramsInTextOrder(entry: SourceEntry): number[];
   normalized(entry: SourceEntry): string;
 }
 
-type Postings = Map<TierGroup, LayeredLookup<SourceEntry[]>>;
+type Postings = Map<TierGroup, LayeredLookup<SourceEntry[], number>>;
+type PostingMaps = Map<TierGroup, Map<number, SourceEntry[]>>;
 
 /** Above this share of new lessons a fresh build is cheaper than inserting them one by one. */
 const INCREMENTAL_MAX_SHARE = 0.2;
@@ -40,24 +43,24 @@ export class CounterpartIndex {
   ) {}
 
   static async build(lessons: readonly SourceEntry[], features: Features, slicer: TimeSlicer = NO_SLICING): Promise<CounterpartIndex> {
-    const maps = new Map<TierGroup, Map<string, SourceEntry[]>>([['hive', new Map()], ['project', new Map()]]);
+    const maps: PostingMaps = new Map([['hive', new Map()], ['project', new Map()]]);
     await slicer.forEach(lessons, (lesson) => CounterpartIndex.append(maps, features, lesson));
     return CounterpartIndex.of(maps, features, lessons);
   }
 
   static buildNow(lessons: readonly SourceEntry[], features: Features): CounterpartIndex {
-    const maps = new Map<TierGroup, Map<string, SourceEntry[]>>([['hive', new Map()], ['project', new Map()]]);
+    const maps: PostingMaps = new Map([['hive', new Map()], ['project', new Map()]]);
     for (const lesson of lessons) CounterpartIndex.append(maps, features, lesson);
     return CounterpartIndex.of(maps, features, lessons);
   }
 
-  private static of(maps: Map<TierGroup, Map<string, SourceEntry[]>>, features: Features, lessons: readonly SourceEntry[]): CounterpartIndex {
+  private static of(maps: PostingMaps, features: Features, lessons: readonly SourceEntry[]): CounterpartIndex {
     return new CounterpartIndex(features, new Map([...maps].map(([group, map]) => [group, LayeredLookup.of(map)])), lessons);
   }
 
-  private static append(maps: Map<TierGroup, Map<string, SourceEntry[]>>, features: Features, lesson: SourceEntry): void {
+  private static append(maps: PostingMaps, features: Features, lesson: SourceEntry): void {
     const postings = maps.get(tierGroup(lesson.tier))!;
-    for (const token of features.bigrams(lesson)) {
+    for (const token of unpackIds(features.bigrams(lesson))) {
       const list = postings.get(token);
       if (list) list.push(lesson);
       else postings.set(token, [lesson]);
@@ -99,11 +102,11 @@ export class CounterpartIndex {
     if (added.length + removed.length > lessons.length * INCREMENTAL_MAX_SHARE) return CounterpartIndex.build(lessons, this.features, slicer);
 
     // The changed lists go to an overlay; the untouched ones stay shared with this index.
-    const changes = new Map<TierGroup, Map<string, SourceEntry[]>>([['hive', new Map()], ['project', new Map()]]);
+    const changes: PostingMaps = new Map([['hive', new Map()], ['project', new Map()]]);
     for (const lesson of removed) {
       const group = tierGroup(lesson.tier);
       const changed = changes.get(group)!;
-      for (const token of this.features.bigrams(lesson)) {
+      for (const token of unpackIds(this.features.bigrams(lesson))) {
         let list = changed.get(token);
         if (!list) changed.set(token, (list = [...(this.postings.get(group)!.get(token) ?? [])]));
         const at = list.indexOf(lesson);
@@ -114,7 +117,7 @@ export class CounterpartIndex {
     for (const lesson of added) {
       const group = tierGroup(lesson.tier);
       const changed = changes.get(group)!;
-      for (const token of this.features.bigrams(lesson)) {
+      for (const token of unpackIds(this.features.bigrams(lesson))) {
         let list = changed.get(token);
         if (!list) changed.set(token, (list = [...(this.postings.get(group)!.get(token) ?? [])]));
         let low = 0;
@@ -158,14 +161,14 @@ export class CounterpartIndex {
     const mine = this.features.bigrams(entry);
     const normal = this.features.normalized(entry);
     const candidates = new Set<SourceEntry>();
-    for (const token of mine) {
+    for (const token of this.features.bigramsInTextOrder(entry)) {
       for (const candidate of postings.get(token) ?? []) candidates.add(candidate);
       yield;
     }
     const out: Counterpart[] = [];
     let visited = 0;
     for (const candidate of candidates) {
-      const similarity = jaccard(mine, this.features.bigrams(candidate));
+      const similarity = idJaccard(mine, this.features.bigrams(candidate));
       const exact = this.features.normalized(candidate) === normal;
       if (exact || similarity >= threshold) out.push({ entry: candidate, similarity: exact ? 1 : similarity, exact });
       if ((++visited & 255) === 0) yield;

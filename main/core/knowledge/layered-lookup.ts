@@ -5,17 +5,17 @@
  * overlay is folded into a fresh base once it outgrows a share of the base (amortised, so the
  * average cost per change stays constant). Earlier lookups are never changed by a later one.
  */
-export class LayeredLookup<V> {
+export class LayeredLookup<V, K = string> {
   private constructor(
-    private readonly base: ReadonlyMap<string, V>,
-    private readonly overlay: ReadonlyMap<string, V>,
+    private readonly base: ReadonlyMap<K, V>,
+    private readonly overlay: ReadonlyMap<K, V>,
   ) {}
 
-  static of<V>(base: ReadonlyMap<string, V>): LayeredLookup<V> {
+  static of<V, K = string>(base: ReadonlyMap<K, V>): LayeredLookup<V, K> {
     return new LayeredLookup(base, new Map());
   }
 
-  get(key: string): V | undefined {
+  get(key: K): V | undefined {
     return this.overlay.has(key) ? this.overlay.get(key) : this.base.get(key);
   }
 
@@ -25,7 +25,7 @@ export class LayeredLookup<V> {
   }
 
   /** A lookup with `changes` applied (this one is left as it is). */
-  with(changes: ReadonlyMap<string, V>): LayeredLookup<V> {
+  with(changes: ReadonlyMap<K, V>): LayeredLookup<V, K> {
     if (changes.size === 0) return this;
     const overlay = new Map(this.overlay);
     for (const [key, value] of changes) overlay.set(key, value);
