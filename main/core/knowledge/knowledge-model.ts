@@ -210,6 +210,13 @@ export class KnowledgeModel {
     return this.built.eventsById.get(id) ?? [];
   }
 
+  /** The entry's line exactly as written (read back from its store when the entry does not carry it). */
+  lineOf(entry: SourceEntry): string {
+    if (entry.text !== undefined) return entry.text;
+    if (!this.inputs.readLine) throw new Error(`no line for entry ${entry.rid}: the model has no reader`);
+    return this.inputs.readLine(entry);
+  }
+
   citingSkills(id: string): SkillRef[] {
     return this.inputs.skills.filter((skill) => skill.sourceIds.includes(id));
   }
