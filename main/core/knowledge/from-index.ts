@@ -4,6 +4,7 @@ import { parseJsonObject } from '../store-index/sql';
 import { STORES, storeDef } from '../stores/catalog';
 import { parseFrontmatter } from '../stores/frontmatter';
 import { strList } from '../rules/entry-fields';
+import { withSharedParts } from './shared-values';
 import type { EntryCollection, EntryTier, KnowledgeInputs, SkillRef, SourceEntry, SourceEvent } from './model-types';
 
 /**
@@ -27,7 +28,7 @@ export function toSourceEntry(row: IndexedEntryLine): SourceEntry {
   const check = storeDef(row.storeKey)?.check(raw) ?? { value: raw, notes: [], problems: [] };
   return {
     rid: row.rid,
-    value: check.value,
+    value: withSharedParts(check.value),
     tier: row.tier as EntryTier,
     collection: row.collection as EntryCollection,
     storeKey: row.storeKey,
