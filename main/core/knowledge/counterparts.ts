@@ -19,8 +19,14 @@ interface Features {
   normalized(entry: SourceEntry): string;
 }
 
-type Postings = Map<TierGroup, LayeredLookup<SourceEntry[], number>>;
+/** A bigram's lessons in file order; a lesson alone is kept bare (most bigrams are rare: a list each would double the postings' heap). */
+type PostingList = SourceEntry | readonly SourceEntry[];
+type Postings = Map<TierGroup, LayeredLookup<PostingList, number>>;
 type PostingMaps = Map<TierGroup, Map<number, SourceEntry[]>>;
+
+const lessonsOf = (list: PostingList | undefined): readonly SourceEntry[] => (list === undefined ? [] : Array.isArray(list) ? list : [list as SourceEntry]);
+/** A built list as kept: bare when alone, else copied to its exact length (a list grown by push keeps spare room). */
+const compact = (list: SourceEntry[]): PostingList => (list.length === 1 ? list[0]! : list.slice());
 
 /** Above this share of new lessons a fresh build is cheaper than inserting them one by one. */
 const INCREMENTAL_MAX_SHARE = 0.2;
@@ -45,24 +51,21 @@ export class CounterpartIndex {
   static async build(lessons: readonly SourceEntry[], features: Features, slicer: TimeSlicer = NO_SLICING): Promise<CounterpartIndex> {
     const maps: PostingMaps = new Map([['hive', new Map()], ['project', new Map()]]);
     await slicer.forEach(lessons, (lesson) => CounterpartIndex.append(maps, features, lesson));
-    for (const map of maps.values()) await slicer.forEach([...map], ([token, list]) => map.set(token, list.slice()));
-    return CounterpartIndex.of(maps, features, lessons);
+    const built = new Map([...maps].map(([group, map]) => [group, new Map<number, PostingList>()]));
+    for (const [group, map] of maps) await slicer.forEach([...map], ([token, list]) => built.get(group)!.set(token, compact(list)));
+    return CounterpartIndex.of(built, features, lessons);
   }
 
   static buildNow(lessons: readonly SourceEntry[], features: Features): CounterpartIndex {
     const maps: PostingMaps = new Map([['hive', new Map()], ['project', new Map()]]);
     for (const lesson of lessons) CounterpartIndex.append(maps, features, lesson);
-    for (const map of maps.values()) for (const [token, list] of map) map.set(token, list.slice());
-    return CounterpartIndex.of(maps, features, lessons);
+    const built = new Map([...maps].map(([group, map]) => [group, new Map<number, PostingList>()]));
+    for (const [group, map] of maps) for (const [token, list] of map) built.get(group)!.set(token, compact(list));
+    return CounterpartIndex.of(built, features, lessons);
   }
 
-  /**
-   * The index over the built lists. Lists grown by push keep spare room (at least 16 slots: most
-   * bigrams are rare, so most lists hold one or two lessons); the builds above copy each to its
-   * exact length first, which halved the postings' heap.
-   */
-  private static of(maps: PostingMaps, features: Features, lessons: readonly SourceEntry[]): CounterpartIndex {
-    return new CounterpartIndex(features, new Map([...maps].map(([group, map]) => [group, LayeredLookup.of(map)])), lessons);
+  private static of(maps: Map<TierGroup, Map<number, PostingList>>, features: Features, lessons: readonly SourceEntry[]): CounterpartIndex {
+    return new CounterpartIndex(features, new Map([...maps].map(([group, map]) => [group, LayeredLookup.of<PostingList, number>(map)])), lessons);
   }
 
   private static append(maps: PostingMaps, features: Features, lesson: SourceEntry): void {
@@ -115,7 +118,7 @@ export class CounterpartIndex {
       const changed = changes.get(group)!;
       for (const token of unpackIds(this.features.bigrams(lesson))) {
         let list = changed.get(token);
-        if (!list) changed.set(token, (list = [...(this.postings.get(group)!.get(token) ?? [])]));
+        if (!list) changed.set(token, (list = [...lessonsOf(this.postings.get(group)!.get(token))]));
         const at = list.indexOf(lesson);
         if (at >= 0) list.splice(at, 1);
       }
@@ -126,7 +129,7 @@ export class CounterpartIndex {
       const changed = changes.get(group)!;
       for (const token of unpackIds(this.features.bigrams(lesson))) {
         let list = changed.get(token);
-        if (!list) changed.set(token, (list = [...(this.postings.get(group)!.get(token) ?? [])]));
+        if (!list) changed.set(token, (list = [...lessonsOf(this.postings.get(group)!.get(token))]));
         let low = 0;
         let high = list.length;
         while (low < high) {
@@ -169,7 +172,7 @@ export class CounterpartIndex {
     const normal = this.features.normalized(entry);
     const candidates = new Set<SourceEntry>();
     for (const token of this.features.bigramsInTextOrder(entry)) {
-      for (const candidate of postings.get(token) ?? []) candidates.add(candidate);
+      for (const candidate of lessonsOf(postings.get(token))) candidates.add(candidate);
       yield;
     }
     const out: Counterpart[] = [];
