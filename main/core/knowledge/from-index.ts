@@ -34,6 +34,7 @@ export function toSourceEntry(row: IndexedEntryLine): SourceEntry {
     storeKey: row.storeKey,
     file: row.path,
     line: row.line,
+    fileId: row.fileId,
     notes: check.notes.length ? check.notes : NO_NOTES,
   };
 }

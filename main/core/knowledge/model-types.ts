@@ -30,6 +30,8 @@ export interface SourceEntry {
   storeKey: string;
   file: string;
   line: number;
+  /** The index's id of its file, when read from the index: file order is file id, then line. */
+  fileId?: number;
   notes: { field: string; note: string }[];
 }
 
