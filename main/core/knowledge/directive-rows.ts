@@ -2,7 +2,7 @@ import type { DirectiveRow } from '../../../shared/contract/knowledge';
 import { entryConfidence, entryId, entryLesson, entryPriority, entryStatus, hasExplicitPriority, str, type RawEntry } from '../rules/entry-fields';
 import type { EntryFacts, SourceEntry } from './model-types';
 import { maturityVerdict } from '../rules/maturity-gate';
-import { emptyList, sharedExpiry, sharedMaturity, stringList } from './row-parts';
+import { emptyList, sharedExpiry, sharedFunnel, sharedMaturity, stringList } from './row-parts';
 
 function escalations(entry: RawEntry): DirectiveRow['escalation_history'] {
   const history = Array.isArray(entry.escalation_history) ? entry.escalation_history : [];
@@ -47,7 +47,7 @@ function computeRow(model: EntryFacts, source: SourceEntry): DirectiveRow {
     escalation_history: escalations(entry),
     generated_skill_path: str(entry.generated_skill_path) ?? null,
     updated_at: str(entry.updated_at) ?? null,
-    funnel: {
+    funnel: sharedFunnel({
       shown: o.shown_count,
       acknowledged: o.acknowledged_count,
       applied: o.applied_explicit_count,
@@ -58,7 +58,7 @@ function computeRow(model: EntryFacts, source: SourceEntry): DirectiveRow {
       succeeded_after_shown: o.succeeded_after_shown_count,
       failed_after_shown: o.failed_after_shown_count,
       partial_after_shown: o.partial_after_shown_count,
-    },
+    }),
     signal: markers.signal,
     maturity: sharedMaturity(maturityVerdict(entry, o, model.thresholds)),
     expiry: sharedExpiry(markers.expiry),

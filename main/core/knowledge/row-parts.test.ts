@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { maturityVerdict } from '../rules/maturity-gate';
 import { DEFAULT_THRESHOLDS } from '../rules/thresholds';
 import { effectiveOutcomes } from '../rules/counters';
-import { sharedExpiry, sharedMaturity, stringList } from './row-parts';
+import { sharedExpiry, sharedFunnel, sharedMaturity, stringList } from './row-parts';
 
 const verdictOf = (value: Record<string, unknown>) => maturityVerdict(value, effectiveOutcomes(value, undefined), DEFAULT_THRESHOLDS);
 
@@ -25,6 +25,9 @@ describe('shared directive-row parts', () => {
     expect(sharedExpiry({ ...expiry })).toBe(sharedExpiry({ ...expiry }));
     expect(sharedExpiry({ ...expiry, phasesLeft: 3 })).toEqual({ ...expiry, phasesLeft: 3 });
     expect(sharedExpiry(null)).toBeNull();
+    const funnel = { shown: 3, acknowledged: 1, applied: 0, ignored: 0, n_a: 0, contradicted: 0, violated: 2, succeeded_after_shown: 0, failed_after_shown: 0, partial_after_shown: 0 };
+    expect(sharedFunnel({ ...funnel })).toBe(sharedFunnel({ ...funnel }));
+    expect(sharedFunnel({ ...funnel, violated: 1 })).toEqual({ ...funnel, violated: 1 });
   });
 
   it('lists of strings are the entry own arrays, other lists their strings only', () => {

@@ -4,9 +4,9 @@ import { strList } from '../rules/entry-fields';
 /**
  * Parts of directive rows shared between rows that have them equal. The model holds a row per
  * directive (100k at most) and most of a row's heap was sentences repeated from row to row: the
- * maturity gate's checks and reasons, expiry markers, empty lists. Equal parts are now one frozen
- * object, so a row costs its own numbers and little else. Rows are values: nothing changes a row
- * once made (frozen parts would say so at once).
+ * maturity gate's checks and reasons, outcome funnels, expiry markers, empty lists. Equal parts
+ * are now one frozen object, so a row costs its own numbers and little else. Rows are values:
+ * nothing changes a row once made (frozen parts would say so at once).
  *
  * Each table is bounded: past `MAX_KEYS` distinct parts it starts over, which only loses sharing.
  */
@@ -32,6 +32,7 @@ type Expiry = NonNullable<DirectiveRow['expiry']>;
 const checks = new Shared<Check>();
 const lists = new Shared<string[]>();
 const expiries = new Shared<Expiry>();
+const funnels = new Shared<DirectiveRow['funnel']>();
 const SEP = '\u0000';
 
 const EMPTY: string[] = Object.freeze([]) as unknown as string[];
@@ -52,6 +53,11 @@ export function sharedMaturity(verdict: Maturity): Maturity {
     reasons: verdict.reasons.length === 0 ? EMPTY : lists.of(verdict.reasons.join(SEP), () => [...verdict.reasons]),
     checks: verdict.checks.map((c) => checks.of(`${c.rule}${SEP}${c.passed}${SEP}${c.detail}`, () => ({ ...c }))),
   };
+}
+
+/** The outcome funnel, shared with equal ones (most directives have few or no outcomes yet). */
+export function sharedFunnel(funnel: DirectiveRow['funnel']): DirectiveRow['funnel'] {
+  return funnels.of(JSON.stringify(Object.values(funnel)), () => ({ ...funnel }));
 }
 
 export function sharedExpiry(expiry: DirectiveRow['expiry']): DirectiveRow['expiry'] {

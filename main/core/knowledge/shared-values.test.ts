@@ -22,6 +22,7 @@ describe('entries with shared parts', () => {
       entry({ tags: ['testing'], retrieval_outcomes: { shown_count: 1, applied_count: 2 } }),
       entry({ retrieval_outcomes: { applied_count: 0, shown_count: 1 } }),
       entry({ retrieval_outcomes: { shown_count: 1, applied_count: 0, note: 'x' }, tags: ['a', 3] }),
+      entry({ required_actions: ['Run the focused test', 'Run the focused test file. Then more.', 'Run', 'x'], triggers: ['Run the focused'] }),
       JSON.parse('{"id":"p","__proto__":{"x":1},"tags":["a"]}'),
     ];
     for (const value of values) {

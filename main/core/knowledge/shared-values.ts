@@ -35,6 +35,9 @@ const COUNT_FIELDS = new Set(['retrieval_outcomes']);
 /** Lists of records whose names recur and whose timestamps repeat the entry's. */
 const RECORD_LIST_FIELDS = new Set(['confirmed_by']);
 
+/** V8 keeps shorter slices as copies. */
+const MIN_SLICE = 13;
+
 const names = new Table<string>();
 const nameLists = new Table<readonly string[]>();
 const counts = new Table<Readonly<Record<string, unknown>>>();
@@ -52,14 +55,20 @@ function isCountRecord(value: unknown): value is Record<string, number> {
 const isPlainRecord = (value: unknown): value is Record<string, unknown> =>
   !!value && typeof value === 'object' && !Array.isArray(value) && !Object.prototype.hasOwnProperty.call(value, '__proto__');
 
-/** Equal strings within one entry become one string. */
+/**
+ * Equal strings within one entry become one string, and a string that repeats the start of the
+ * lesson (the plugin's v1 migration writes a required action so) a slice of the lesson's string.
+ */
 class Local {
   private readonly seen = new Map<string, string>();
+  constructor(private readonly lesson: string) {}
+
   of(text: string): string {
     const known = this.seen.get(text);
     if (known !== undefined) return known;
-    this.seen.set(text, text);
-    return text;
+    const shared = text.length >= MIN_SLICE && text.length < this.lesson.length && this.lesson.startsWith(text) ? this.lesson.slice(0, text.length) : text;
+    this.seen.set(text, shared);
+    return shared;
   }
 }
 
@@ -77,13 +86,14 @@ function sharedField(key: string, value: unknown, local: Local): unknown {
   if (NAME_LIST_FIELDS.has(key) && isStringList(value)) return nameLists.of(JSON.stringify(value), () => Object.freeze(value.map((v) => names.of(v, () => v))));
   if (COUNT_FIELDS.has(key) && isCountRecord(value)) return counts.of(JSON.stringify(Object.entries(value)), () => Object.freeze({ ...value }));
   if (RECORD_LIST_FIELDS.has(key) && Array.isArray(value)) return value.map((record) => sharedRecord(record, local));
+  if (isStringList(value) && value.length > 0) return value.map((text) => local.of(text));
   return value;
 }
 
 /** The entry with its recurring parts shared (see above); keys and values read as they were. */
 export function withSharedParts(value: RawEntry): RawEntry {
   if (!isPlainRecord(value)) return value;
-  const local = new Local();
+  const local = new Local(typeof value.lesson === 'string' ? value.lesson : '');
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value)) out[key] = sharedField(key, value[key], local);
   return out;
