@@ -1,6 +1,6 @@
 import type { SourceEntry } from './model-types';
 import { NO_SLICING, type TimeSlicer } from '../platform/util/time-slicer';
-import { LayeredLookup } from './layered-lookup';
+import { PostingTable } from './posting-table';
 import { idJaccard, unpackIds, type BigramIds } from './bigram-ids';
 
 type TierGroup = 'hive' | 'project';
@@ -21,7 +21,7 @@ interface Features {
 
 /** A bigram's lessons in file order; a lesson alone is kept bare (most bigrams are rare: a list each would double the postings' heap). */
 type PostingList = SourceEntry | readonly SourceEntry[];
-type Postings = Map<TierGroup, LayeredLookup<PostingList, number>>;
+type Postings = Map<TierGroup, PostingTable<PostingList>>;
 type PostingMaps = Map<TierGroup, Map<number, SourceEntry[]>>;
 
 const lessonsOf = (list: PostingList | undefined): readonly SourceEntry[] => (list === undefined ? [] : Array.isArray(list) ? list : [list as SourceEntry]);
@@ -38,7 +38,7 @@ const INCREMENTAL_MAX_SHARE = 0.2;
  * after appends updated rather than rebuilt (new lessons inserted at their place in file order,
  * so lookups give exactly what a fresh build gives). An index is never changed once built: an
  * update returns a new one sharing the untouched lists, the changed ones in a small overlay
- * (layered-lookup.ts), so an append costs work in proportion to its lessons' bigrams.
+ * (posting-table.ts), so an append costs work in proportion to its lessons' bigrams.
  */
 export class CounterpartIndex {
   private constructor(
@@ -65,7 +65,7 @@ export class CounterpartIndex {
   }
 
   private static of(maps: Map<TierGroup, Map<number, PostingList>>, features: Features, lessons: readonly SourceEntry[]): CounterpartIndex {
-    return new CounterpartIndex(features, new Map([...maps].map(([group, map]) => [group, LayeredLookup.of<PostingList, number>(map)])), lessons);
+    return new CounterpartIndex(features, new Map([...maps].map(([group, map]) => [group, PostingTable.of<PostingList>(map)])), lessons);
   }
 
   private static append(maps: PostingMaps, features: Features, lesson: SourceEntry): void {

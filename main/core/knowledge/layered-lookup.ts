@@ -5,17 +5,17 @@
  * overlay is folded into a fresh base once it outgrows a share of the base (amortised, so the
  * average cost per change stays constant). Earlier lookups are never changed by a later one.
  */
-export class LayeredLookup<V, K = string> {
+export class LayeredLookup<V> {
   private constructor(
-    private readonly base: ReadonlyMap<K, V>,
-    private readonly overlay: ReadonlyMap<K, V>,
+    private readonly base: ReadonlyMap<string, V>,
+    private readonly overlay: ReadonlyMap<string, V>,
   ) {}
 
-  static of<V, K = string>(base: ReadonlyMap<K, V>): LayeredLookup<V, K> {
+  static of<V>(base: ReadonlyMap<string, V>): LayeredLookup<V> {
     return new LayeredLookup(base, new Map());
   }
 
-  get(key: K): V | undefined {
+  get(key: string): V | undefined {
     return this.overlay.has(key) ? this.overlay.get(key) : this.base.get(key);
   }
 
@@ -25,7 +25,7 @@ export class LayeredLookup<V, K = string> {
   }
 
   /** A lookup with `changes` applied (this one is left as it is). */
-  with(changes: ReadonlyMap<K, V>): LayeredLookup<V, K> {
+  with(changes: ReadonlyMap<string, V>): LayeredLookup<V> {
     if (changes.size === 0) return this;
     const overlay = new Map(this.overlay);
     for (const [key, value] of changes) overlay.set(key, value);
