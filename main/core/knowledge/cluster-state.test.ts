@@ -1,6 +1,6 @@
+import { DerivedCache } from './derived-cache';
+import { idCount, idJaccard } from './bigram-ids';
 import { describe, expect, it } from 'vitest';
-import { normalizeLesson, wordBigrams } from '../rules/similarity';
-import { entryLesson } from '../rules/entry-fields';
 import { NO_SLICING } from '../platform/util/time-slicer';
 import { nearDuplicateClustersWithComponents } from './clusters';
 import { ClusterGroupState, type ClusterFeatures } from './cluster-state';
@@ -46,14 +46,9 @@ const entry = (lesson: string, k: number): SourceEntry => ({
 });
 
 function featuresOf(entries: readonly SourceEntry[]): ClusterFeatures {
-  const sets = new WeakMap<object, Set<string>>();
-  const bigrams = (e: SourceEntry) => {
-    let set = sets.get(e.value);
-    if (!set) sets.set(e.value, (set = wordBigrams(entryLesson(e.value))));
-    return set;
-  };
-  const postings = CounterpartIndex.buildNow(entries, { bigrams, normalized: (e) => normalizeLesson(entryLesson(e.value)) });
-  return { bigrams, sameGroup: (e) => postings.sameGroup(e) };
+  const derived = new DerivedCache();
+  const postings = CounterpartIndex.buildNow(entries, derived);
+  return { bigramCount: (e) => idCount(derived.bigrams(e)), similarity: (a, b) => idJaccard(derived.bigrams(a), derived.bigrams(b)), sameGroup: (e) => postings.sameGroup(e) };
 }
 
 const fromScratch = (entries: readonly SourceEntry[], threshold: number) =>

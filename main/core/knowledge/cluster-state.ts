@@ -5,9 +5,11 @@ import { listClusters, type ClusterSummary, type DuplicateCluster } from './clus
 import type { GroupComponents } from './similarity-tasks';
 import type { SourceEntry } from './model-types';
 
-/** What the state needs per lesson: its bigram set (cached per entry) and the lessons sharing a bigram with it in its tier group. */
+/** What the state needs per lesson: how many bigrams it has, its similarity to another (cached per entry), and the lessons sharing a bigram with it in its tier group. */
 export interface ClusterFeatures {
-  bigrams(entry: SourceEntry): ReadonlySet<string>;
+  bigramCount(entry: SourceEntry): number;
+  /** The plugin's Jaccard over the two lessons' bigrams. */
+  similarity(a: SourceEntry, b: SourceEntry): number;
   /** The lessons of its tier group sharing a bigram with it, with how many bigrams they share. */
   sameGroup(entry: SourceEntry): ReadonlyMap<SourceEntry, number>;
 }
@@ -48,7 +50,7 @@ export class ClusterGroupState {
     await slicer.forEach(entries, (entry, i) => {
       state.position.set(entry, i);
       state.lastById.set(entryId(entry.value), entry);
-      if (state.firstBigramless < 0 && features.bigrams(entry).size === 0) state.firstBigramless = i;
+      if (state.firstBigramless < 0 && features.bigramCount(entry) === 0) state.firstBigramless = i;
       const r = root[i]!;
       if (r === i) return;
       const cluster = state.clusters.get(r);
@@ -77,10 +79,10 @@ export class ClusterGroupState {
     const i = this.entries.length;
     this.entries.push(entry);
     this.parent.push(i);
-    const mine = features.bigrams(entry);
+    const mine = features.bigramCount(entry);
     // The newest near-duplicate in each component, by root, as nearDuplicateComponents links them.
     const newest = new Map<number, { j: number; similarity: number }>();
-    if (mine.size === 0) {
+    if (mine === 0) {
       if (this.firstBigramless < 0) this.firstBigramless = i;
       else newest.set(this.find(this.firstBigramless), { j: this.firstBigramless, similarity: 1 });
     } else {
@@ -88,7 +90,7 @@ export class ClusterGroupState {
         const j = this.position.get(other);
         if (j === undefined) continue;
         // jaccard() of the two sets, from the count of shared bigrams the postings gave.
-        const similarity = sharedJaccard(shared, mine.size, features.bigrams(other).size);
+        const similarity = sharedJaccard(shared, mine, features.bigramCount(other));
         if (similarity < this.threshold) continue;
         const root = this.find(j);
         if ((newest.get(root)?.j ?? -1) < j) newest.set(root, { j, similarity });
@@ -120,7 +122,7 @@ export class ClusterGroupState {
   list(features: ClusterFeatures, maxMembers: number, maxClusters: number): { total: number; clusters: DuplicateCluster[] } {
     const summaries = [...this.clusters.values()];
     const at = (i: number) => this.entries[i]!;
-    return { total: summaries.length, clusters: listClusters(summaries, (i) => entryId(at(i).value), (i) => features.bigrams(at(i)), maxMembers, maxClusters, this.listed) };
+    return { total: summaries.length, clusters: listClusters(summaries, (i) => entryId(at(i).value), (a, i) => features.similarity(at(a), at(i)), maxMembers, maxClusters, this.listed) };
   }
 
   /** The group's last lesson (file order) with this id: the member the inbox shows for it. */

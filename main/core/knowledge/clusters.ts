@@ -27,13 +27,13 @@ export interface ClusterSummary {
 
 /**
  * The clusters as listed: largest first, then by highest link similarity, then by first member;
- * only the first `maxClusters`, each with at most `maxMembers` members. `bigramsOf` gives a
- * record's bigram set (for the similarity to the anchor).
+ * only the first `maxClusters`, each with at most `maxMembers` members. `similarityOf` gives a
+ * member's similarity to the anchor (the plugin's Jaccard over their bigrams).
  */
 export function listClusters(
   summaries: ClusterSummary[],
   idOf: (i: number) => string,
-  bigramsOf: (i: number) => ReadonlySet<string>,
+  similarityOf: (anchor: number, i: number) => number,
   maxMembers: number,
   maxClusters = Number.POSITIVE_INFINITY,
   /** Clusters listed before with these very summaries (same members and statistics), reused. */
@@ -45,11 +45,10 @@ export function listClusters(
     if (known) return known;
     const { members, max, min } = summary;
     const shown = members.slice(0, maxMembers);
-    const anchor = bigramsOf(shown[0]!);
     const cluster = {
       size: members.length,
       ids: shown.map(idOf),
-      similarityToAnchor: shown.map((i, k) => (k === 0 ? 1 : jaccard(anchor, bigramsOf(i)))),
+      similarityToAnchor: shown.map((i, k) => (k === 0 ? 1 : similarityOf(shown[0]!, i))),
       maxSimilarity: max,
       minLinkSimilarity: min,
     };
@@ -108,5 +107,5 @@ export function nearDuplicateClustersWithComponents(items: readonly ClusterInput
     return set;
   };
   const total = summaries.length;
-  return { total, clusters: listClusters(summaries, (i) => items[i]!.id, bigramsOf, maxMembers, maxClusters), components };
+  return { total, clusters: listClusters(summaries, (i) => items[i]!.id, (a, i) => jaccard(bigramsOf(a), bigramsOf(i)), maxMembers, maxClusters), components };
 }

@@ -1,7 +1,7 @@
 import type { SourceEntry } from './model-types';
-import { sharedJaccard } from '../rules/similarity';
 import { NO_SLICING, type TimeSlicer } from '../platform/util/time-slicer';
-import { LayeredLookup } from './layered-lookup';
+import { PostingTable } from './posting-table';
+import { idJaccard, unpackIds, type BigramIds } from './bigram-ids';
 
 type TierGroup = 'hive' | 'project';
 const tierGroup = (tier: SourceEntry['tier']): TierGroup => (tier === 'hive' ? 'hive' : 'project');
@@ -13,11 +13,20 @@ export interface Counterpart {
 }
 
 interface Features {
-  bigrams(entry: SourceEntry): Set<string>;
+  bigrams(entry: SourceEntry): BigramIds;
+  /** The same ids in the order the lesson's words give them (a search meets candidates in that order). */
+  bigramsInTextOrder(entry: SourceEntry): number[];
   normalized(entry: SourceEntry): string;
 }
 
-type Postings = Map<TierGroup, LayeredLookup<SourceEntry[]>>;
+/** A bigram's lessons in file order; a lesson alone is kept bare (most bigrams are rare: a list each would double the postings' heap). */
+type PostingList = SourceEntry | readonly SourceEntry[];
+type Postings = Map<TierGroup, PostingTable<PostingList>>;
+type PostingMaps = Map<TierGroup, Map<number, SourceEntry[]>>;
+
+const lessonsOf = (list: PostingList | undefined): readonly SourceEntry[] => (list === undefined ? [] : Array.isArray(list) ? list : [list as SourceEntry]);
+/** A built list as kept: bare when alone, else copied to its exact length (a list grown by push keeps spare room). */
+const compact = (list: SourceEntry[]): PostingList => (list.length === 1 ? list[0]! : list.slice());
 
 /** Above this share of new lessons a fresh build is cheaper than inserting them one by one. */
 const INCREMENTAL_MAX_SHARE = 0.2;
@@ -29,7 +38,7 @@ const INCREMENTAL_MAX_SHARE = 0.2;
  * after appends updated rather than rebuilt (new lessons inserted at their place in file order,
  * so lookups give exactly what a fresh build gives). An index is never changed once built: an
  * update returns a new one sharing the untouched lists, the changed ones in a small overlay
- * (layered-lookup.ts), so an append costs work in proportion to its lessons' bigrams.
+ * (posting-table.ts), so an append costs work in proportion to its lessons' bigrams.
  */
 export class CounterpartIndex {
   private constructor(
@@ -40,24 +49,28 @@ export class CounterpartIndex {
   ) {}
 
   static async build(lessons: readonly SourceEntry[], features: Features, slicer: TimeSlicer = NO_SLICING): Promise<CounterpartIndex> {
-    const maps = new Map<TierGroup, Map<string, SourceEntry[]>>([['hive', new Map()], ['project', new Map()]]);
+    const maps: PostingMaps = new Map([['hive', new Map()], ['project', new Map()]]);
     await slicer.forEach(lessons, (lesson) => CounterpartIndex.append(maps, features, lesson));
-    return CounterpartIndex.of(maps, features, lessons);
+    const built = new Map([...maps].map(([group, map]) => [group, new Map<number, PostingList>()]));
+    for (const [group, map] of maps) await slicer.forEach([...map], ([token, list]) => built.get(group)!.set(token, compact(list)));
+    return CounterpartIndex.of(built, features, lessons);
   }
 
   static buildNow(lessons: readonly SourceEntry[], features: Features): CounterpartIndex {
-    const maps = new Map<TierGroup, Map<string, SourceEntry[]>>([['hive', new Map()], ['project', new Map()]]);
+    const maps: PostingMaps = new Map([['hive', new Map()], ['project', new Map()]]);
     for (const lesson of lessons) CounterpartIndex.append(maps, features, lesson);
-    return CounterpartIndex.of(maps, features, lessons);
+    const built = new Map([...maps].map(([group, map]) => [group, new Map<number, PostingList>()]));
+    for (const [group, map] of maps) for (const [token, list] of map) built.get(group)!.set(token, compact(list));
+    return CounterpartIndex.of(built, features, lessons);
   }
 
-  private static of(maps: Map<TierGroup, Map<string, SourceEntry[]>>, features: Features, lessons: readonly SourceEntry[]): CounterpartIndex {
-    return new CounterpartIndex(features, new Map([...maps].map(([group, map]) => [group, LayeredLookup.of(map)])), lessons);
+  private static of(maps: Map<TierGroup, Map<number, PostingList>>, features: Features, lessons: readonly SourceEntry[]): CounterpartIndex {
+    return new CounterpartIndex(features, new Map([...maps].map(([group, map]) => [group, PostingTable.of<PostingList>(map)])), lessons);
   }
 
-  private static append(maps: Map<TierGroup, Map<string, SourceEntry[]>>, features: Features, lesson: SourceEntry): void {
+  private static append(maps: PostingMaps, features: Features, lesson: SourceEntry): void {
     const postings = maps.get(tierGroup(lesson.tier))!;
-    for (const token of features.bigrams(lesson)) {
+    for (const token of unpackIds(features.bigrams(lesson))) {
       const list = postings.get(token);
       if (list) list.push(lesson);
       else postings.set(token, [lesson]);
@@ -99,13 +112,13 @@ export class CounterpartIndex {
     if (added.length + removed.length > lessons.length * INCREMENTAL_MAX_SHARE) return CounterpartIndex.build(lessons, this.features, slicer);
 
     // The changed lists go to an overlay; the untouched ones stay shared with this index.
-    const changes = new Map<TierGroup, Map<string, SourceEntry[]>>([['hive', new Map()], ['project', new Map()]]);
+    const changes: PostingMaps = new Map([['hive', new Map()], ['project', new Map()]]);
     for (const lesson of removed) {
       const group = tierGroup(lesson.tier);
       const changed = changes.get(group)!;
-      for (const token of this.features.bigrams(lesson)) {
+      for (const token of unpackIds(this.features.bigrams(lesson))) {
         let list = changed.get(token);
-        if (!list) changed.set(token, (list = [...(this.postings.get(group)!.get(token) ?? [])]));
+        if (!list) changed.set(token, (list = [...lessonsOf(this.postings.get(group)!.get(token))]));
         const at = list.indexOf(lesson);
         if (at >= 0) list.splice(at, 1);
       }
@@ -114,9 +127,9 @@ export class CounterpartIndex {
     for (const lesson of added) {
       const group = tierGroup(lesson.tier);
       const changed = changes.get(group)!;
-      for (const token of this.features.bigrams(lesson)) {
+      for (const token of unpackIds(this.features.bigrams(lesson))) {
         let list = changed.get(token);
-        if (!list) changed.set(token, (list = [...(this.postings.get(group)!.get(token) ?? [])]));
+        if (!list) changed.set(token, (list = [...lessonsOf(this.postings.get(group)!.get(token))]));
         let low = 0;
         let high = list.length;
         while (low < high) {
@@ -130,23 +143,6 @@ export class CounterpartIndex {
     }
     const postings: Postings = new Map([...this.postings].map(([group, lookup]) => [group, lookup.with(changes.get(group)!)]));
     return new CounterpartIndex(this.features, postings, lessons);
-  }
-
-  /** The lessons of `entry`'s own tier group sharing a bigram with it, with how many they share (`entry` itself too when indexed). */
-  sameGroup(entry: SourceEntry): Map<SourceEntry, number> {
-    return this.sharing(entry, tierGroup(entry.tier));
-  }
-
-  /** The lessons of the other tier group sharing a bigram with `entry`, with how many they share. */
-  otherGroup(entry: SourceEntry): Map<SourceEntry, number> {
-    return this.sharing(entry, tierGroup(entry.tier) === 'hive' ? 'project' : 'hive');
-  }
-
-  private sharing(entry: SourceEntry, group: TierGroup): Map<SourceEntry, number> {
-    const postings = this.postings.get(group)!;
-    const shared = new Map<SourceEntry, number>();
-    for (const token of this.features.bigrams(entry)) for (const lesson of postings.get(token) ?? []) shared.set(lesson, (shared.get(lesson) ?? 0) + 1);
-    return shared;
   }
 
   /** The same or a near-duplicate lesson (≥ threshold) in the other tier group, best first, at most 10. */
@@ -169,23 +165,38 @@ export class CounterpartIndex {
   }
 
   /** The search, pausing (a `yield`) every few hundred candidates. */
+  /** The lessons of `entry`'s own tier group sharing a bigram with it, with how many they share (`entry` itself too when indexed). */
+  sameGroup(entry: SourceEntry): Map<SourceEntry, number> {
+    return this.sharing(entry, tierGroup(entry.tier));
+  }
+
+  /** The lessons of the other tier group sharing a bigram with `entry`, with how many they share. */
+  otherGroup(entry: SourceEntry): Map<SourceEntry, number> {
+    return this.sharing(entry, tierGroup(entry.tier) === 'hive' ? 'project' : 'hive');
+  }
+
+  private sharing(entry: SourceEntry, group: TierGroup): Map<SourceEntry, number> {
+    const postings = this.postings.get(group)!;
+    const shared = new Map<SourceEntry, number>();
+    for (const token of unpackIds(this.features.bigrams(entry))) for (const lesson of lessonsOf(postings.get(token))) shared.set(lesson, (shared.get(lesson) ?? 0) + 1);
+    return shared;
+  }
+
   private *search(entry: SourceEntry, threshold: number): Generator<void, Counterpart[]> {
     const other: TierGroup = tierGroup(entry.tier) === 'hive' ? 'project' : 'hive';
     const postings = this.postings.get(other)!;
     const mine = this.features.bigrams(entry);
     const normal = this.features.normalized(entry);
-    // Each candidate with how many bigrams it shares: the similarity follows without comparing sets.
-    const candidates = new Map<SourceEntry, number>();
-    for (const token of mine) {
-      for (const candidate of postings.get(token) ?? []) candidates.set(candidate, (candidates.get(candidate) ?? 0) + 1);
+    const candidates = new Set<SourceEntry>();
+    for (const token of this.features.bigramsInTextOrder(entry)) {
+      for (const candidate of lessonsOf(postings.get(token))) candidates.add(candidate);
       yield;
     }
     const out: Counterpart[] = [];
     let visited = 0;
-    for (const [candidate, shared] of candidates) {
-      const similarity = sharedJaccard(shared, mine.size, this.features.bigrams(candidate).size);
-      // The same normalised lesson has the same bigrams: only a similarity of 1 can be exact.
-      const exact = similarity === 1 && this.features.normalized(candidate) === normal;
+    for (const candidate of candidates) {
+      const similarity = idJaccard(mine, this.features.bigrams(candidate));
+      const exact = this.features.normalized(candidate) === normal;
       if (exact || similarity >= threshold) out.push({ entry: candidate, similarity: exact ? 1 : similarity, exact });
       if ((++visited & 255) === 0) yield;
     }

@@ -3,6 +3,7 @@ import type { CounterState } from './counter-state';
 import { entryLesson, type RawEntry } from '../rules/entry-fields';
 import type { SourceEntry } from './model-types';
 import { normalizeLesson, wordBigrams } from '../rules/similarity';
+import { BigramVocabulary, type BigramIds } from './bigram-ids';
 import type { KnowledgeThresholds } from '../rules/thresholds';
 
 /**
@@ -13,19 +14,26 @@ import type { KnowledgeThresholds } from '../rules/thresholds';
  */
 export class DerivedCache {
   // Keyed by the entry's value: an entry's value object lives exactly as long as the entry.
-  private readonly bigramSets = new WeakMap<RawEntry, Set<string>>();
+  private readonly bigramIds = new WeakMap<RawEntry, BigramIds>();
+  /** Ids of every bigram met so far (the vocabulary of the workspace's lessons; it only grows). */
+  private readonly vocabulary = new BigramVocabulary();
   private readonly normals = new WeakMap<RawEntry, string>();
   private directives: { counters: CounterState; thresholds: string; rows: WeakMap<SourceEntry, DirectiveRow> } | null = null;
 
-  bigrams(entry: SourceEntry): Set<string> {
-    return this.bigramsOf(entry.value);
+  /** The entry's lesson's word bigrams, as packed ids (see bigram-ids.ts). */
+  bigrams(entry: SourceEntry): BigramIds {
+    return this.bigramIdsOf(entry.value);
   }
 
-  /** The word bigrams of an entry's lesson, once per entry. */
-  bigramsOf(value: RawEntry): Set<string> {
-    let set = this.bigramSets.get(value);
-    if (!set) this.bigramSets.set(value, (set = wordBigrams(entryLesson(value))));
-    return set;
+  /** The same for a lesson value (the preview's tier merge works on values). */
+  bigramIdsOf(value: RawEntry): BigramIds {
+    let ids = this.bigramIds.get(value);
+    if (ids === undefined) this.bigramIds.set(value, (ids = this.vocabulary.encode(wordBigrams(entryLesson(value)))));
+    return ids;
+  }
+
+  bigramsInTextOrder(entry: SourceEntry): number[] {
+    return this.vocabulary.idsOf(wordBigrams(entryLesson(entry.value)));
   }
 
   normalized(entry: SourceEntry): string {

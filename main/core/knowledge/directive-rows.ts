@@ -1,13 +1,16 @@
 import type { DirectiveRow } from '../../../shared/contract/knowledge';
-import { entryConfidence, entryId, entryLesson, entryPriority, entryStatus, hasExplicitPriority, str, strList, type RawEntry } from '../rules/entry-fields';
+import { entryConfidence, entryId, entryLesson, entryPriority, entryStatus, hasExplicitPriority, str, type RawEntry } from '../rules/entry-fields';
 import type { EntryFacts, SourceEntry } from './model-types';
 import { maturityVerdict } from '../rules/maturity-gate';
+import { emptyList, sharedExpiry, sharedFunnel, sharedMaturity, stringList } from './row-parts';
 
 function escalations(entry: RawEntry): DirectiveRow['escalation_history'] {
   const history = Array.isArray(entry.escalation_history) ? entry.escalation_history : [];
-  return history
-    .filter((h): h is Record<string, unknown> => !!h && typeof h === 'object')
-    .map((h) => ({ from: str(h.from) ?? null, to: str(h.to) ?? null, reason: str(h.reason) ?? null, at: str(h.at) ?? null }));
+  return emptyList(
+    history
+      .filter((h): h is Record<string, unknown> => !!h && typeof h === 'object')
+      .map((h) => ({ from: str(h.from) ?? null, to: str(h.to) ?? null, reason: str(h.reason) ?? null, at: str(h.at) ?? null })),
+  );
 }
 
 /** The lesson each row was computed from (rows are ordered by file position where sort keys tie). */
@@ -34,17 +37,17 @@ function computeRow(model: EntryFacts, source: SourceEntry): DirectiveRow {
     priority: entryPriority(entry),
     priorityExplicit: hasExplicitPriority(entry),
     enforcement_mode: str(entry.enforcement_mode) ?? null,
-    triggers: strList(entry.triggers),
-    required_actions: strList(entry.required_actions),
-    forbidden_actions: strList(entry.forbidden_actions),
-    applies_to_agents: strList(entry.applies_to_agents),
-    applies_to_tools: strList(entry.applies_to_tools),
-    verification_checks: strList(entry.verification_checks),
+    triggers: stringList(entry.triggers),
+    required_actions: stringList(entry.required_actions),
+    forbidden_actions: stringList(entry.forbidden_actions),
+    applies_to_agents: stringList(entry.applies_to_agents),
+    applies_to_tools: stringList(entry.applies_to_tools),
+    verification_checks: stringList(entry.verification_checks),
     verification_predicate: str(entry.verification_predicate) ?? null,
     escalation_history: escalations(entry),
     generated_skill_path: str(entry.generated_skill_path) ?? null,
     updated_at: str(entry.updated_at) ?? null,
-    funnel: {
+    funnel: sharedFunnel({
       shown: o.shown_count,
       acknowledged: o.acknowledged_count,
       applied: o.applied_explicit_count,
@@ -55,10 +58,10 @@ function computeRow(model: EntryFacts, source: SourceEntry): DirectiveRow {
       succeeded_after_shown: o.succeeded_after_shown_count,
       failed_after_shown: o.failed_after_shown_count,
       partial_after_shown: o.partial_after_shown_count,
-    },
+    }),
     signal: markers.signal,
-    maturity: maturityVerdict(entry, o, model.thresholds),
-    expiry: markers.expiry,
+    maturity: sharedMaturity(maturityVerdict(entry, o, model.thresholds)),
+    expiry: sharedExpiry(markers.expiry),
     violationsInWindow: markers.violationsInWindow,
     lastViolationAt: markers.lastViolationAt,
   };

@@ -41,8 +41,6 @@ export interface EntryDelta {
  */
 export class EntryCache {
   private readonly byRid = new Map<number, SourceEntry>();
-  /** The index file id of each cached entry (a rid never changes files). */
-  private readonly fileIds = new WeakMap<SourceEntry, number>();
   /** File id → its entries in line order. */
   private byFile = new Map<number, SourceEntry[]>();
   private highestRid = 0;
@@ -55,7 +53,7 @@ export class EntryCache {
 
   /** File order of two cached entries. */
   compare(a: SourceEntry, b: SourceEntry): number {
-    return (this.fileIds.get(a) ?? 0) - (this.fileIds.get(b) ?? 0) || a.line - b.line;
+    return (a.fileId ?? 0) - (b.fileId ?? 0) || a.line - b.line;
   }
 
   get(rid: number): SourceEntry | undefined {
@@ -74,7 +72,6 @@ export class EntryCache {
       for (const row of rows) {
         const entry = toSourceEntry(row);
         this.byRid.set(row.rid, entry);
-        this.fileIds.set(entry, row.fileId);
         parsed.push(row.rid);
         added.push(row);
         if (row.rid > this.highestRid) this.highestRid = row.rid;

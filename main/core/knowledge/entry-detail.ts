@@ -21,7 +21,7 @@ export function entryDetail(model: KnowledgeModel, entry: SourceEntry, counterpa
     id,
     ...location(entry),
     value: { ...entry.value },
-    text: entry.text,
+    text: model.lineOf(entry),
     notes: entry.notes,
     copies: model.byId(id).filter((copy) => copy !== entry).map(location),
     outcomes,

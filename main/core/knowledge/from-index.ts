@@ -4,6 +4,7 @@ import { parseJsonObject } from '../store-index/sql';
 import { STORES, storeDef } from '../stores/catalog';
 import { parseFrontmatter } from '../stores/frontmatter';
 import { strList } from '../rules/entry-fields';
+import { withSharedParts } from './shared-values';
 import type { EntryCollection, EntryTier, KnowledgeInputs, SkillRef, SourceEntry, SourceEvent } from './model-types';
 
 /**
@@ -19,19 +20,22 @@ export const SIDE_STORES = ['knowledge-retractions', 'skills-generated', 'skill-
 /** Every store the knowledge model reads: a change anywhere else (swarm events, receipts…) leaves it as it is. */
 export const MODEL_STORES: readonly string[] = [...STORES.filter((s) => s.table === 'entries').map((s) => s.key), ...COUNTER_STORES, ...SIDE_STORES];
 
+/** Most entries need no normalisation: they share one empty list of notes. */
+const NO_NOTES: SourceEntry['notes'] = Object.freeze([]) as unknown as SourceEntry['notes'];
+
 export function toSourceEntry(row: IndexedEntryLine): SourceEntry {
   const raw = parseJsonObject(row.raw);
   const check = storeDef(row.storeKey)?.check(raw) ?? { value: raw, notes: [], problems: [] };
   return {
     rid: row.rid,
-    value: check.value,
-    text: row.raw,
+    value: withSharedParts(check.value),
     tier: row.tier as EntryTier,
     collection: row.collection as EntryCollection,
     storeKey: row.storeKey,
     file: row.path,
     line: row.line,
-    notes: check.notes,
+    fileId: row.fileId,
+    notes: check.notes.length ? check.notes : NO_NOTES,
   };
 }
 

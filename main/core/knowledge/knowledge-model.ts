@@ -8,7 +8,7 @@ import { growDirectiveMemo, replaceInDirectiveMemo } from './directive-scope';
 import { isDirective } from '../rules/directive-fields';
 import type { RawEntry } from '../rules/entry-fields';
 import type { EntryDelta } from './entry-cache';
-import { buildViews, growViews, patchDirectiveRows, type ModelViews } from './model-views';
+import { buildViews, copiesOf, growViews, patchDirectiveRows, type ModelViews } from './model-views';
 import type { KnowledgeThresholds } from '../rules/thresholds';
 import { NO_SLICING, type TimeSlicer } from '../platform/util/time-slicer';
 import type { EntryCollection, EntryMarkers, EntryTier, EventRef, KnowledgeInputs, SkillRef, SourceEntry } from './model-types';
@@ -187,7 +187,7 @@ export class KnowledgeModel {
   }
 
   byId(id: string): SourceEntry[] {
-    return this.built.byId.get(id) ?? [];
+    return copiesOf(this.built.byId.get(id));
   }
 
   /** The main copy of an id: the active store first, then quarantine and the queue, rejected fingerprints last. */
@@ -208,6 +208,13 @@ export class KnowledgeModel {
   /** Knowledge events and legacy log lines naming this id, newest first. */
   events(id: string): EventRef[] {
     return this.built.eventsById.get(id) ?? [];
+  }
+
+  /** The entry's line exactly as written (read back from its store when the entry does not carry it). */
+  lineOf(entry: SourceEntry): string {
+    if (entry.text !== undefined) return entry.text;
+    if (!this.inputs.readLine) throw new Error(`no line for entry ${entry.rid}: the model has no reader`);
+    return this.inputs.readLine(entry);
   }
 
   citingSkills(id: string): SkillRef[] {

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Inboxes, PreviewInput, ThresholdsInForce } from '../../../shared/contract/knowledge';
 import { KnowledgeSource } from '../store-index/knowledge-source';
 import type { IndexDb } from '../store-index/open-index';
+import { StaleLineError } from '../store-index/stored-lines';
 import { SliceCancelled, TimeSlicer } from '../platform/util/time-slicer';
 import { CounterState } from './counter-state';
 import { DerivedCache } from './derived-cache';
@@ -85,6 +86,13 @@ export class KnowledgeService {
     return thresholdsInForce(this.projectDir);
   }
 
+  /** An entry's line from its store file; a row gone since the model was built means the file changed (callers retry through the index's `fresh`). */
+  private readonly readLine = (entry: SourceEntry): string => {
+    const line = this.sourceOf().entryLine(entry.rid);
+    if (line === undefined) throw new StaleLineError(entry.file);
+    return line;
+  };
+
   private sourceOf(): KnowledgeSource {
     return (this.source ??= new KnowledgeSource(this.index.db));
   }
@@ -130,7 +138,7 @@ export class KnowledgeService {
     await this.entries.refresh(this.sourceOf(), slicer);
     const counters = this.counters();
     const side = this.side();
-    const inputs: KnowledgeInputs = { entries: this.entries.entries, ...counters.inputs, ...side.inputs };
+    const inputs: KnowledgeInputs = { entries: this.entries.entries, ...counters.inputs, ...side.inputs, readLine: this.readLine };
     const model = new KnowledgeModel(inputs, thresholds, this.now(), counters.state, this.derived);
     const previous = this.current?.model;
     const delta = this.entries.lastDelta;

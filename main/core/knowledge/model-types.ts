@@ -19,13 +19,19 @@ export interface SourceEntry {
   rid: number;
   /** The entry as the plugin reads it (v1→v2 normalisation applied). */
   value: RawEntry;
-  /** The line exactly as written. */
-  text: string;
+  /**
+   * The line exactly as written, when the entry was made with it (models of plain records). Entries
+   * read from the index leave it out: a line is most of an entry's heap and only the detail pane
+   * shows it, so it is read back from the store file on demand (`KnowledgeModel.lineOf`).
+   */
+  text?: string;
   tier: EntryTier;
   collection: EntryCollection;
   storeKey: string;
   file: string;
   line: number;
+  /** The index's id of its file, when read from the index: file order is file id, then line. */
+  fileId?: number;
   notes: { field: string; note: string }[];
 }
 
@@ -57,6 +63,8 @@ export interface KnowledgeInputs {
   baseline: unknown;
   retractions: RawEntry[];
   skills: SkillRef[];
+  /** Reads an entry's line back from its store (entries without `text`); throws when the file changed since. */
+  readLine?: (entry: SourceEntry) => string;
 }
 
 export interface EntryMarkers {

@@ -16,8 +16,8 @@ import type { EventRef, KnowledgeInputs, SourceEntry } from './model-types';
 export interface ModelViews {
   /** Lessons of the main stores (swarm, link and hive files), any status, file order. */
   lessons: SourceEntry[];
-  /** Every copy of an id (any store), file order. */
-  byId: LayeredLookup<SourceEntry[]>;
+  /** Every copy of an id (any store), file order; an only copy is kept bare (see copiesOf). */
+  byId: LayeredLookup<Copies>;
   eventsById: Map<string, EventRef[]>;
   /** Lessons with directive fields (file order) and their rows, index for index. */
   directiveSources: SourceEntry[];
@@ -29,6 +29,14 @@ export interface ModelViews {
   /** The triage inboxes' entries (rejected and unactionable collections), file order. */
   triage: { rejected: SourceEntry[]; unactionable: SourceEntry[] };
 }
+
+/** The copies of an id: nearly every id has one, kept bare (a list each would cost more than the entry's shell). */
+export type Copies = SourceEntry | readonly SourceEntry[];
+
+export const copiesOf = (copies: Copies | undefined): SourceEntry[] =>
+  copies === undefined ? [] : Array.isArray(copies) ? (copies as SourceEntry[]) : [copies as SourceEntry];
+
+const keptCopies = (list: SourceEntry[]): Copies => (list.length === 1 ? list[0]! : list);
 
 /** File order of two entries. */
 export type EntryOrder = (a: SourceEntry, b: SourceEntry) => number;
@@ -63,12 +71,13 @@ export function* buildViews(inputs: KnowledgeInputs, rowOf: (source: SourceEntry
   }
   let byId = adopted.byId;
   if (!byId) {
-    const fresh = new Map<string, SourceEntry[]>();
+    const fresh = new Map<string, Copies>();
     yield* each(inputs.entries, (entry) => {
       const key = entryId(entry.value);
-      const list = fresh.get(key);
-      if (list) list.push(entry);
-      else fresh.set(key, [entry]);
+      const copies = fresh.get(key);
+      if (copies === undefined) fresh.set(key, entry);
+      else if (Array.isArray(copies)) (copies as SourceEntry[]).push(entry);
+      else fresh.set(key, [copies as SourceEntry, entry]);
     });
     byId = LayeredLookup.of(fresh);
   }
@@ -242,10 +251,10 @@ export function growViews(
   };
   for (const entry of gone) note(entry, 'gone');
   for (const entry of appended) note(entry, 'added');
-  const changedIds = new Map<string, SourceEntry[]>();
+  const changedIds = new Map<string, Copies>();
   for (const [id, change] of perId) {
-    const copies = previous.byId.get(id) ?? [];
-    changedIds.set(id, replaceInOrder(copies, copies, change.gone, change.added, compare, same).list);
+    const copies = copiesOf(previous.byId.get(id));
+    changedIds.set(id, keptCopies(replaceInOrder(copies, copies, change.gone, change.added, compare, same).list));
   }
   const byId = previous.byId.with(changedIds);
 
@@ -308,7 +317,7 @@ export function patchDirectiveRows(
 ): { directives: DirectiveRow[]; replaced: [DirectiveRow, DirectiveRow][] } {
   const positions = new Set<number>();
   for (const id of changes.ids) {
-    for (const copy of views.byId.get(id) ?? []) {
+    for (const copy of copiesOf(views.byId.get(id))) {
       if (copy.collection !== 'active' || !isDirective(copy.value)) continue;
       const at = indexInOrder(views.directiveSources, copy, compare);
       if (at >= 0) positions.add(at);

@@ -1,3 +1,4 @@
+import { idCount, idJaccard } from './bigram-ids';
 import type { Inboxes } from '../../../shared/contract/knowledge';
 import { SliceCancelled, type TimeSlicer } from '../platform/util/time-slicer';
 import type { DerivedCache } from './derived-cache';
@@ -100,7 +101,11 @@ export class SimilarityJobs {
 
   private clusterFeatures(model: KnowledgeModel): ClusterFeatures {
     const postings = model.counterpartPostings();
-    return { bigrams: (entry) => this.derived.bigrams(entry), sameGroup: (entry) => postings.sameGroup(entry) };
+    return {
+      bigramCount: (entry) => idCount(this.derived.bigrams(entry)),
+      similarity: (a, b) => idJaccard(this.derived.bigrams(a), this.derived.bigrams(b)),
+      sameGroup: (entry) => postings.sameGroup(entry),
+    };
   }
 
   /**
@@ -157,7 +162,7 @@ export class SimilarityJobs {
   private mergeFeatures(model: KnowledgeModel): MergeFeatures {
     const postings = model.counterpartPostings();
     return {
-      bigrams: (value) => this.derived.bigramsOf(value),
+      bigramCount: (value) => idCount(this.derived.bigramIdsOf(value)),
       normalized: (value) => this.derived.normalizedLesson(value),
       hiveSharing: (entry) => postings.otherGroup(entry),
       swarmSharing: (entry) => postings.sameGroup(entry),

@@ -1,5 +1,7 @@
+import { DerivedCache } from './derived-cache';
+import { idCount } from './bigram-ids';
 import { describe, expect, it } from 'vitest';
-import { normalizeLesson, wordBigrams } from '../rules/similarity';
+import { normalizeLesson } from '../rules/similarity';
 import { entryLesson, type RawEntry } from '../rules/entry-fields';
 import { mergeTierLessons } from '../rules/tier-merge';
 import { NO_SLICING } from '../platform/util/time-slicer';
@@ -42,10 +44,14 @@ const entry = (lesson: string, tier: 'hive' | 'swarm', over: Record<string, unkn
 const T = { scope_filter: ['global'], hive_enabled: true };
 
 function featuresOf(entries: readonly SourceEntry[]): MergeFeatures {
-  const bigrams = (value: RawEntry) => wordBigrams(entryLesson(value));
-  const normalized = (value: RawEntry) => normalizeLesson(entryLesson(value));
-  const postings = CounterpartIndex.buildNow(entries, { bigrams: (e) => bigrams(e.value), normalized: (e) => normalized(e.value) });
-  return { bigrams, normalized, hiveSharing: (e) => postings.otherGroup(e), swarmSharing: (e) => postings.sameGroup(e) };
+  const derived = new DerivedCache();
+  const postings = CounterpartIndex.buildNow(entries, derived);
+  return {
+    bigramCount: (value: RawEntry) => idCount(derived.bigramIdsOf(value)),
+    normalized: (value: RawEntry) => derived.normalizedLesson(value),
+    hiveSharing: (e) => postings.otherGroup(e),
+    swarmSharing: (e) => postings.sameGroup(e),
+  };
 }
 
 /** The merge of hive and swarm lessons from scratch, as the preview holds it. */

@@ -7,7 +7,7 @@ import type { SourceEntry } from './model-types';
 
 /** What the state needs per lesson: bigrams and normalised text (cached per entry), and the lessons sharing a bigram with a project lesson. */
 export interface MergeFeatures {
-  bigrams(value: RawEntry): ReadonlySet<string>;
+  bigramCount(value: RawEntry): number;
   normalized(value: RawEntry): string;
   /** Hive lessons sharing a bigram with a project lesson, with how many they share. */
   hiveSharing(entry: SourceEntry): ReadonlyMap<SourceEntry, number>;
@@ -44,7 +44,7 @@ export class TierMergeState {
     await slicer.forEach(eligible.hive, (value, i) => {
       state.hivePosition.set(value, i);
       state.seen.set(features.normalized(value), i);
-      if (state.firstBigramlessHive < 0 && features.bigrams(value).size === 0) state.firstBigramlessHive = i;
+      if (state.firstBigramlessHive < 0 && features.bigramCount(value) === 0) state.firstBigramlessHive = i;
     });
     await slicer.forEach(merge.keptSwarm, (s) => state.keep(eligible.swarm[s]!, eligible.hive.length + s, features));
     return state;
@@ -53,7 +53,7 @@ export class TierMergeState {
   private keep(value: RawEntry, index: number, features: MergeFeatures): void {
     this.keptPosition.set(value, index);
     this.seen.set(features.normalized(value), index);
-    if (this.firstBigramlessKept < 0 && features.bigrams(value).size === 0) this.firstBigramlessKept = index;
+    if (this.firstBigramlessKept < 0 && features.bigramCount(value) === 0) this.firstBigramlessKept = index;
   }
 
   /** The merge as it stands (lists shared with the state: copy before the state grows again). */
@@ -91,15 +91,15 @@ export class TierMergeState {
     };
     const exact = this.seen.get(features.normalized(value));
     if (exact !== undefined) return drop(exact, 'exact', 1);
-    const mine = features.bigrams(value);
+    const mine = features.bigramCount(value);
     const earliest = (bigramless: number, candidates: () => ReadonlyMap<SourceEntry, number>, position: Map<RawEntry, number>) => {
-      if (mine.size === 0) return bigramless < 0 ? null : { at: bigramless, similarity: 1 };
+      if (mine === 0) return bigramless < 0 ? null : { at: bigramless, similarity: 1 };
       let best: { at: number; similarity: number } | null = null;
       for (const [candidate, shared] of candidates()) {
         const at = position.get(candidate.value);
         if (at === undefined || (best && at >= best.at)) continue;
         // jaccard() of the two sets, from the count of shared bigrams the postings gave.
-        const similarity = sharedJaccard(shared, mine.size, features.bigrams(candidate.value).size);
+        const similarity = sharedJaccard(shared, mine, features.bigramCount(candidate.value));
         if (similarity >= READER_DEDUP_THRESHOLD) best = { at, similarity };
       }
       return best;

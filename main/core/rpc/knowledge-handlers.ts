@@ -39,13 +39,15 @@ export function createKnowledgeHandlers(ctx: CoreContext): Pick<CallHandlers, Kn
   const service = () => knowledgeOf(ctx.workspaces.current);
   return {
     'knowledge.thresholds': () => service().thresholds(),
-    'knowledge.detail': async ({ id, tier }) => {
-      const model = await service().model();
-      const entry = model.find(id, tier);
-      if (!entry) throw new ConsoleError('not_found', `No knowledge entry with id ${id}${tier ? ` in the ${tier} tier` : ''}`);
-      const counterparts = entry.collection === 'rejected' ? [] : await model.counterpartsSliced(entry, new TimeSlicer());
-      return entryDetail(model, entry, () => counterparts);
-    },
+    // The entry's line is read back from its store: a file changed meanwhile is re-read and the detail asked again of the newer model.
+    'knowledge.detail': ({ id, tier }) =>
+      storeIndexOf(ctx.workspaces.current).fresh(async () => {
+        const model = await service().model();
+        const entry = model.find(id, tier);
+        if (!entry) throw new ConsoleError('not_found', `No knowledge entry with id ${id}${tier ? ` in the ${tier} tier` : ''}`);
+        const counterparts = entry.collection === 'rejected' ? [] : await model.counterpartsSliced(entry, new TimeSlicer());
+        return entryDetail(model, entry, () => counterparts);
+      }),
     'knowledge.markers': ({ rids }) => service().markers(rids),
     'knowledge.rows': async (input) => {
       const index = storeIndexOf(ctx.workspaces.current);

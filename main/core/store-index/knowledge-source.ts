@@ -107,6 +107,11 @@ export class KnowledgeSource {
     ).all(storeKey) as IndexedLine[];
   }
 
+  /** The exact stored line of one entry, or undefined when the index no longer has its row. */
+  entryLine(rid: number): string | undefined {
+    return (this.prepare(`SELECT ${storedLineSql('e', 'f')} FROM entries e JOIN files f ON f.id = e.file_id WHERE e.rid = ?`).pluck().get(rid) as string | undefined) ?? undefined;
+  }
+
   /** The exact stored lines of the given entries, in the order asked (missing rids left out). */
   rawEntryLines(rids: readonly number[]): string[] {
     const byRid = new Map<number, string>();
