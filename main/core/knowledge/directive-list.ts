@@ -7,6 +7,9 @@ import type { TimeSlicer } from '../platform/util/time-slicer';
 
 type Query = z.output<typeof DirectivesQuery>;
 
+/** What the Directives view reads of a model (persisted-knowledge.ts supplies it from the index too). */
+export type DirectiveSource = Pick<KnowledgeModel, 'cached' | 'directiveRows' | 'asOf'>;
+
 /** Lower-cased search text of a row, once per row (rows are reused while counters stay). */
 const haystacks = new WeakMap<DirectiveRow, string>();
 function haystackOf(row: DirectiveRow): string {
@@ -19,7 +22,7 @@ function haystackOf(row: DirectiveRow): string {
 }
 
 /** The rows in scope (active only unless asked) and the quick-filter counts, once per model. */
-const scopeOf = (model: KnowledgeModel, includeInactive: boolean): DirectiveScope =>
+const scopeOf = (model: DirectiveSource, includeInactive: boolean): DirectiveScope =>
   model.cached(scopeKey(includeInactive), () => directiveScope(model.directiveRows(), includeInactive));
 
 /**
@@ -28,7 +31,7 @@ const scopeOf = (model: KnowledgeModel, includeInactive: boolean): DirectiveScop
  * them (the sort is stable and the orders consistent, so filtering a sorted list gives what
  * sorting the filtered list gives).
  */
-export function listDirectives(model: KnowledgeModel, query: Query) {
+export function listDirectives(model: DirectiveSource, query: Query) {
   const q = query.q.trim().toLowerCase();
   const { all, counts } = scopeOf(model, query.includeInactive);
   const sorted = model.cached(sortKey(query.includeInactive, query.sort), () => [...all].sort(SORTS[query.sort]));

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Inboxes, PreviewInput, ThresholdsInForce } from '../../../shared/contract/knowledge';
+import type { DirectivesQuery, EntryDetail, Inboxes, PreviewInput, ThresholdsInForce } from '../../../shared/contract/knowledge';
 import { KnowledgeSource } from '../store-index/knowledge-source';
 import type { IndexDb } from '../store-index/open-index';
 import { SliceCancelled, TimeSlicer } from '../platform/util/time-slicer';
@@ -8,7 +8,8 @@ import { DerivedCache } from './derived-cache';
 import { EntryCache } from './entry-cache';
 import { COUNTER_STORES, MODEL_STORES, SIDE_STORES, loadCounterInputs, loadEntriesByRid, loadSideInputs } from './from-index';
 import { duplicateGroups, listedIds, MAX_CLUSTER_MEMBERS, MAX_CLUSTERS, triageInboxesSliced } from './inbox-list';
-import { warmDirectives } from './directive-list';
+import { listDirectives, warmDirectives } from './directive-list';
+import { PersistedKnowledge, type Stamps } from './persisted-knowledge';
 import type { DuplicatesInput } from './similarity-tasks';
 import {
   applyTierMergeSliced,
@@ -26,7 +27,7 @@ import {
 import { CounterpartIndex } from './counterparts';
 import { entryId, entryLesson, type RawEntry } from '../rules/entry-fields';
 import { KnowledgeModel } from './knowledge-model';
-import type { EntryMarkers, KnowledgeInputs, SourceEntry } from './model-types';
+import type { EntryMarkers, EntryTier, KnowledgeInputs, SourceEntry } from './model-types';
 import { LatestResult } from './latest-result';
 import { SimilarityRunner } from './similarity-runner';
 import { thresholdsInForce } from '../rules/thresholds-in-force';
@@ -87,7 +88,10 @@ export class KnowledgeService {
    * very same list when a change did not reach it), so an appended rejected line or a counter
    * change leaves the clusters and the tier merge current.
    */
-  private current: { key: string; model: KnowledgeModel; groupsVersion: number; sourcesVersion: number; sideKey: string } | null = null;
+  private current: { key: string; model: KnowledgeModel; groupsVersion: number; sourcesVersion: number; sideKey: string; stamps: Stamps | null } | null = null;
+  /** What the last models derived, kept in the index for the next open (persisted-knowledge.ts). */
+  private persisted: PersistedKnowledge | null = null;
+  private persisting: Promise<void> | null = null;
   private building: Promise<void> | null = null;
   private counterparts: CounterpartIndex | null = null;
   private warmTimer: NodeJS.Timeout | null = null;
@@ -121,6 +125,10 @@ export class KnowledgeService {
 
   private sourceOf(): KnowledgeSource {
     return (this.source ??= new KnowledgeSource(this.index.db));
+  }
+
+  private persistedOf(): PersistedKnowledge {
+    return (this.persisted ??= new PersistedKnowledge(this.index.db, this.derived));
   }
 
   private keyOf(thresholds: KnowledgeThresholds): string {
@@ -159,6 +167,7 @@ export class KnowledgeService {
 
   private async build(thresholds: KnowledgeThresholds): Promise<void> {
     const key = this.keyOf(thresholds);
+    const stamps = this.persistedOf().stamps(thresholds);
     const slicer = this.slicer();
     await this.entries.refresh(this.sourceOf(), slicer);
     const counters = this.counters();
@@ -185,7 +194,9 @@ export class KnowledgeService {
     const sources = [model.injectionSources().swarm, model.injectionSources().hive];
     const groupsVersion = before && sameLists(before.model.clusterGroups().map((g) => g.entries), groups) ? before.groupsVersion : (before?.groupsVersion ?? 0) + 1;
     const sourcesVersion = before && sameLists([before.model.injectionSources().swarm, before.model.injectionSources().hive], sources) ? before.sourcesVersion : (before?.sourcesVersion ?? 0) + 1;
-    this.current = { key, model, groupsVersion, sourcesVersion, sideKey: side.key };
+    // Kept only when the stores did not move during the build (the model is then exactly theirs).
+    const unmoved = JSON.stringify(this.persistedOf().stamps(thresholds)) === JSON.stringify(stamps);
+    this.current = { key, model, groupsVersion, sourcesVersion, sideKey: side.key, stamps: unmoved ? stamps : null };
     this.builds++;
     if (model.viewsMadeBy === 'full') this.fullBuilds++;
   }
@@ -207,6 +218,7 @@ export class KnowledgeService {
       if (this.closed) return;
       this.requestDuplicates(model);
       this.requestMerge(model);
+      this.persist(model);
     } catch (error) {
       if (!this.closed && !(error instanceof SliceCancelled)) console.warn('[knowledge] background rebuild failed:', (error as Error).message);
     }
@@ -218,7 +230,8 @@ export class KnowledgeService {
       while (this.warmTimer || this.warming) await (this.warming ?? new Promise((resolve) => setTimeout(resolve, WARM_DEBOUNCE_MS)));
       await this.model();
       await Promise.all([this.duplicates.settled(), this.merges.settled()]);
-      if (!this.warmTimer && !this.warming && !this.duplicates.computing && !this.merges.computing) return;
+      while (this.persisting) await this.persisting;
+      if (!this.warmTimer && !this.warming && !this.duplicates.computing && !this.merges.computing && !this.persisting) return;
     }
   }
 
@@ -315,8 +328,81 @@ export class KnowledgeService {
     return model.cached('triage', () => triageInboxesSliced(model, this.slicer()));
   }
 
+  /**
+   * Keeps what `model` derived in the index once its clusters are done (after a quiet build:
+   * a newer model cancels it and keeps its own).
+   */
+  private persist(model: KnowledgeModel): void {
+    const current = this.current;
+    if (current?.model !== model || !current.stamps) return;
+    const stamps = current.stamps;
+    const slicer = new TimeSlicer(this.sliceMs, () => (this.closed ? 'knowledge service closed' : this.current !== current ? 'a newer model' : null));
+    const run = async () => {
+      if (this.current !== current || this.closed) return;
+      const persisted = this.persistedOf();
+      await persisted.saveModel(model, stamps, slicer);
+      await this.duplicates.settled();
+      if (this.current !== current || this.closed || this.duplicates.completedKey !== this.duplicatesKey(model)) return;
+      persisted.saveInboxes(await this.modelInboxes(model), stamps.model);
+    };
+    const next = (this.persisting ?? Promise.resolve()).then(run).catch((error) => {
+      if (!this.closed && !(error instanceof SliceCancelled)) console.warn('[knowledge] keeping derived state failed:', (error as Error).message);
+    });
+    this.persisting = next;
+    void next.finally(() => {
+      if (this.persisting === next) this.persisting = null;
+    });
+  }
+
+  /** Whether the model of the stores as they are now is built. */
+  private isCurrent(thresholds: KnowledgeThresholds): boolean {
+    return this.current?.key === this.keyOf(thresholds);
+  }
+
+  /** An answer from the state kept in the index, or null when the built model should answer (it is current, unless `evenIfCurrent`) or on a read error. */
+  private fromDisk<T>(read: (persisted: PersistedKnowledge, stamps: Stamps, thresholds: KnowledgeThresholds) => T | null, evenIfCurrent = false): T | null {
+    const thresholds = this.thresholds().values;
+    if (!evenIfCurrent && this.isCurrent(thresholds)) return null;
+    try {
+      const persisted = this.persistedOf();
+      return read(persisted, persisted.stamps(thresholds), thresholds);
+    } catch (error) {
+      // A line changed behind the index, say: the model path reads the stores afresh.
+      console.warn('[knowledge] kept state unreadable, building the model:', (error as Error).message);
+      return null;
+    }
+  }
+
+  /** An entry's detail from the state kept in the index, before the model is built; null when the model must answer. */
+  async detailFromDisk(id: string, tier: EntryTier | undefined): Promise<EntryDetail | null> {
+    await this.index.ready;
+    return this.fromDisk((persisted, stamps, thresholds) => {
+      const counters = this.counters();
+      return persisted.detail(id, tier, stamps.entries, { counters: counters.state, counterInputs: counters.inputs, skills: this.side().inputs.skills, thresholds });
+    });
+  }
+
+  /** A Directives page from the rows kept in the index, before the model is built; null when the model must answer. */
+  async directivesFromDisk(query: Input<typeof DirectivesQuery>): Promise<ReturnType<typeof listDirectives> | null> {
+    await this.index.ready;
+    return this.fromDisk((persisted, stamps) => {
+      const source = persisted.directiveSource(stamps.model, this.counters().state);
+      return source ? listDirectives(source, query) : null;
+    });
+  }
+
   async inboxes(): Promise<Inboxes> {
-    const model = await this.model();
+    await this.index.ready;
+    const current = this.current;
+    // Until the model and its clusters are current, the inboxes kept for these very stores.
+    if (!(current && this.isCurrent(this.thresholds().values) && this.duplicates.completedKey === this.duplicatesKey(current.model))) {
+      const stored = this.fromDisk((persisted, stamps) => persisted.inboxes(stamps.model), true);
+      if (stored) return { ...stored.inboxes, duplicatesFreshness: { stale: false, computing: this.computing || this.building !== null, asOf: stored.asOf } };
+    }
+    return this.modelInboxes(await this.model());
+  }
+
+  private async modelInboxes(model: KnowledgeModel): Promise<Inboxes> {
     const triage = this.triage(model);
     const { value, freshness } = await this.duplicates.get(this.duplicatesKey(model), model.builtAt, () => this.computeDuplicates(model));
     return { ...(await triage), duplicates: value, duplicatesFreshness: freshness };
@@ -351,5 +437,6 @@ export class KnowledgeService {
     await Promise.all([this.clusterRunner.dispose(), this.mergeRunner.dispose(), this.rankRunner.dispose()]);
     await this.warming?.catch(() => undefined);
     await this.building?.catch(() => undefined);
+    await this.persisting;
   }
 }

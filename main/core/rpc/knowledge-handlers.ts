@@ -40,6 +40,9 @@ export function createKnowledgeHandlers(ctx: CoreContext): Pick<CallHandlers, Kn
   return {
     'knowledge.thresholds': () => service().thresholds(),
     'knowledge.detail': async ({ id, tier }) => {
+      // Re-opened on unchanged stores: answered from the index while the model is rebuilt.
+      const kept = await service().detailFromDisk(id, tier);
+      if (kept) return kept;
       const model = await service().model();
       const entry = model.find(id, tier);
       if (!entry) throw new ConsoleError('not_found', `No knowledge entry with id ${id}${tier ? ` in the ${tier} tier` : ''}`);
@@ -56,7 +59,7 @@ export function createKnowledgeHandlers(ctx: CoreContext): Pick<CallHandlers, Kn
       return { ...page, items: page.items.map((item) => ({ ...item, markers: markers[String(item.rid)] ?? null })), asOf };
     },
     'knowledge.inboxes': () => service().inboxes(),
-    'knowledge.directives': async (query) => listDirectives(await service().model(), query),
+    'knowledge.directives': async (query) => (await service().directivesFromDisk(query)) ?? listDirectives(await service().model(), query),
     'knowledge.previewInjection': (input) => service().previewInjection(input),
     'knowledge.export': async ({ format, filter, sort }) => {
       const index = storeIndexOf(ctx.workspaces.current);

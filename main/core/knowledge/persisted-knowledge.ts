@@ -1,0 +1,242 @@
+import type { DirectiveRow, EntryDetail, Inboxes } from '../../../shared/contract/knowledge';
+import { DerivedStore, type LessonPostings } from '../store-index/derived-store';
+import type { IndexDb } from '../store-index/open-index';
+import { lineHash } from '../store-index/stored-lines';
+import { STORES } from '../stores/catalog';
+import type { TimeSlicer } from '../platform/util/time-slicer';
+import { entryId } from '../rules/entry-fields';
+import { jaccard } from '../rules/similarity';
+import type { KnowledgeThresholds } from '../rules/thresholds';
+import type { CounterState } from './counter-state';
+import type { Counterpart } from './counterparts';
+import type { DerivedCache } from './derived-cache';
+import { entryDetail, type DetailFacts } from './entry-detail';
+import { EventIndex } from './event-index';
+import { MODEL_STORES, toSourceEntry } from './from-index';
+import type { DirectiveSource } from './directive-list';
+import type { KnowledgeModel } from './knowledge-model';
+import type { EntryCollection, EntryTier, EventRef, KnowledgeInputs, SkillRef, SourceEntry } from './model-types';
+
+/**
+ * The knowledge model's answers kept in the index, so a re-open of an unchanged workspace serves
+ * the first detail, Inboxes and Directives page from disk while the model is rebuilt in the
+ * background. What is kept: the bigram postings of the active lessons (an entry's counterparts
+ * are then found with one query, the rest of a detail is one entry's lines plus the small
+ * counter and side stores), the directive rows in file order (every sort and filter is done on
+ * them as on the model's) and the inboxes. Each is stamped with the content fingerprint of the
+ * stores it came from (plus thresholds and the counters' "as of" where they enter), and served
+ * only when the stores still have that fingerprint: answers are those the model would give.
+ */
+
+const ENTRY_STORES = STORES.filter((s) => s.table === 'entries').map((s) => s.key);
+const POSTINGS = 'bigrams';
+const DIRECTIVES = 'directives';
+const INBOXES = 'inboxes';
+/** Lessons per postings transaction and directive rows per stored part (a few ms each). */
+const POSTINGS_BATCH = 200;
+const ROWS_PER_PART = 500;
+
+const tierGroup = (tier: EntryTier): number => (tier === 'hive' ? 1 : 0);
+
+/** What a detail reads besides entries: the small counter and side stores, and the thresholds. */
+export interface LiveInputs {
+  counters: CounterState;
+  counterInputs: Pick<KnowledgeInputs, 'knowledgeEvents' | 'applicationLog'>;
+  skills: readonly SkillRef[];
+  thresholds: KnowledgeThresholds;
+}
+
+export interface Stamps {
+  entries: string;
+  model: string;
+}
+
+type StoredInboxes = Omit<Inboxes, 'duplicatesFreshness'>;
+
+/** A Directives source over stored rows (what listDirectives reads of a model). */
+class StoredDirectives implements DirectiveSource {
+  private readonly memo = new Map<string, unknown>();
+  constructor(
+    private readonly rows: DirectiveRow[],
+    readonly asOf: number,
+  ) {}
+  directiveRows(): DirectiveRow[] {
+    return this.rows;
+  }
+  cached<T>(key: string, compute: () => T): T {
+    if (!this.memo.has(key)) this.memo.set(key, compute());
+    return this.memo.get(key) as T;
+  }
+}
+
+export class PersistedKnowledge {
+  private readonly store: DerivedStore;
+  /** Rids whose postings are stored, once read (this process is the index's only writer of them). */
+  private posted: Set<number> | null = null;
+  /** The rows of each stored directives part, to rewrite only parts whose rows changed. */
+  private storedParts: DirectiveRow[][] = [];
+  private directives: { stamp: string; source: StoredDirectives } | null = null;
+  private readonly events = new WeakMap<object, Map<string, EventRef[]>>();
+
+  constructor(
+    db: IndexDb,
+    private readonly derived: DerivedCache,
+  ) {
+    this.store = new DerivedStore(db);
+  }
+
+  stamps(thresholds: KnowledgeThresholds): Stamps {
+    return {
+      entries: this.store.contentFingerprint(ENTRY_STORES, true),
+      model: `${this.store.contentFingerprint(MODEL_STORES, true)}#${JSON.stringify(thresholds)}`,
+    };
+  }
+
+  private directivesStamp(modelStamp: string, asOf: number): string {
+    return `${modelStamp}@${asOf}`;
+  }
+
+  // ---- keeping -------------------------------------------------------------------------------
+
+  /** Stores the postings and directive rows of `model`, built at `stamps` (stops when `slicer` is cancelled). */
+  async saveModel(model: KnowledgeModel, stamps: Stamps, slicer: TimeSlicer): Promise<void> {
+    await this.savePostings(model.lessons(), stamps.entries, slicer);
+    await this.saveDirectives(model.directiveRows(), this.directivesStamp(stamps.model, model.asOf), slicer);
+  }
+
+  private async savePostings(lessons: readonly SourceEntry[], stamp: string, slicer: TimeSlicer): Promise<void> {
+    if (this.store.storedStamp(POSTINGS) === stamp) return;
+    this.store.invalidate(POSTINGS);
+    const posted = (this.posted ??= new Set(this.store.postedRids()));
+    const current = new Set<number>();
+    const added: SourceEntry[] = [];
+    await slicer.forEach(lessons, (lesson) => {
+      current.add(lesson.rid);
+      if (!posted.has(lesson.rid)) added.push(lesson);
+    });
+    const removed = [...posted].filter((rid) => !current.has(rid));
+    for (let i = 0; i < removed.length; i += POSTINGS_BATCH * 10) {
+      const batch = removed.slice(i, i + POSTINGS_BATCH * 10);
+      this.store.updatePostings([], batch);
+      for (const rid of batch) posted.delete(rid);
+      await slicer.yield();
+    }
+    for (let i = 0; i < added.length; i += POSTINGS_BATCH) {
+      const batch = added.slice(i, i + POSTINGS_BATCH).map((lesson): LessonPostings => ({ rid: lesson.rid, grp: tierGroup(lesson.tier), tokens: [...new Set([...this.derived.bigrams(lesson)].map(lineHash))] }));
+      this.store.updatePostings(batch, []);
+      for (const lesson of batch) posted.add(lesson.rid);
+      await slicer.yield();
+    }
+    this.store.finishValue(POSTINGS, stamp, 0);
+  }
+
+  private async saveDirectives(rows: readonly DirectiveRow[], stamp: string, slicer: TimeSlicer): Promise<void> {
+    if (this.store.storedStamp(DIRECTIVES) === stamp) return;
+    this.store.invalidate(DIRECTIVES);
+    const parts = Math.ceil(rows.length / ROWS_PER_PART);
+    for (let p = 0; p < parts; p++) {
+      const chunk = rows.slice(p * ROWS_PER_PART, (p + 1) * ROWS_PER_PART);
+      const before = this.storedParts[p];
+      // Rows are reused while their lesson and counters stay, so the same rows are the same text.
+      if (before && before.length === chunk.length && before.every((row, i) => row === chunk[i])) continue;
+      await slicer.yield();
+      this.storedParts[p] = [];
+      this.store.writeParts(DIRECTIVES, p, [JSON.stringify(chunk)]);
+      this.storedParts[p] = chunk;
+    }
+    this.storedParts.length = parts;
+    this.store.finishValue(DIRECTIVES, stamp, parts);
+  }
+
+  /** Stores the inboxes computed at `modelStamp` (their freshness is that of the moment they are served). */
+  saveInboxes(inboxes: Inboxes, modelStamp: string): void {
+    if (this.store.storedStamp(INBOXES) === modelStamp) return;
+    const { duplicatesFreshness, ...rest } = inboxes;
+    this.store.invalidate(INBOXES);
+    this.store.writeParts(INBOXES, 0, [JSON.stringify({ inboxes: rest, asOf: duplicatesFreshness.asOf })]);
+    this.store.finishValue(INBOXES, modelStamp, 1);
+  }
+
+  // ---- serving -------------------------------------------------------------------------------
+
+  /** The inboxes stored at `modelStamp`, with when they were computed; null when none are. */
+  inboxes(modelStamp: string): { inboxes: StoredInboxes; asOf: string } | null {
+    const parts = this.store.readValue(INBOXES, modelStamp);
+    return parts ? (JSON.parse(parts[0]!) as { inboxes: StoredInboxes; asOf: string }) : null;
+  }
+
+  /** The stored directive rows as a Directives source, when stored at `modelStamp` under these counters. */
+  directiveSource(modelStamp: string, counters: CounterState): DirectiveSource | null {
+    const stamp = this.directivesStamp(modelStamp, counters.asOf);
+    if (this.directives?.stamp === stamp && this.store.storedStamp(DIRECTIVES) === stamp) return this.directives.source;
+    const parts = this.store.readValue(DIRECTIVES, stamp);
+    if (!parts) return null;
+    const rows = parts.flatMap((part) => JSON.parse(part) as DirectiveRow[]);
+    this.directives = { stamp, source: new StoredDirectives(rows, counters.asOf) };
+    return this.directives.source;
+  }
+
+  /** An entry's detail from its stored lines and the stored postings, or null when the postings are not those of `entriesStamp`. */
+  detail(id: string, tier: EntryTier | undefined, entriesStamp: string, live: LiveInputs): EntryDetail | null {
+    if (id === '' || this.store.storedStamp(POSTINGS) !== entriesStamp) return null;
+    const copies = this.store.entriesWithId(id).map(toSourceEntry).filter((entry) => entryId(entry.value) === id);
+    const order: EntryCollection[] = ['active', 'quarantined', 'unactionable', 'rejected'];
+    const entry = copies.filter((e) => !tier || e.tier === tier).sort((a, b) => order.indexOf(a.collection) - order.indexOf(b.collection))[0];
+    if (!entry) return null;
+    const { counters, thresholds } = live;
+    const facts: DetailFacts = {
+      thresholds,
+      asOf: counters.asOf,
+      outcomes: (e) => counters.outcomes(e),
+      markers: (e) => counters.markers(e, thresholds),
+      events: (of) => this.eventsById(live.counterInputs).get(of) ?? [],
+      byId: () => copies,
+      citingSkills: (of) => live.skills.filter((skill) => skill.sourceIds.includes(of)),
+      counterparts: (e) => this.counterparts(e, thresholds.dedup_threshold),
+    };
+    return entryDetail(facts, entry);
+  }
+
+  /** Events by entry id, as the model indexes them (once per counter inputs). */
+  private eventsById(inputs: LiveInputs['counterInputs']): Map<string, EventRef[]> {
+    let byId = this.events.get(inputs);
+    if (!byId) {
+      const index = new EventIndex();
+      for (const event of inputs.knowledgeEvents) index.addKnowledgeEvent(event);
+      for (const event of inputs.applicationLog) index.addLegacyLine(event);
+      this.events.set(inputs, (byId = index.finish()));
+    }
+    return byId;
+  }
+
+  /**
+   * What CounterpartIndex.find gives, from the stored postings: a lesson at similarity ≥ t shares
+   * at least t·|bigrams| of the entry's bigrams, so only those are read and compared. Ties keep
+   * the index's order: first by the entry's first bigram a candidate has, then file order.
+   */
+  private counterparts(entry: SourceEntry, threshold: number): Counterpart[] {
+    const mine = this.derived.bigrams(entry);
+    if (mine.size === 0) return [];
+    const bigrams = [...mine];
+    const tokens = new Set(bigrams.map(lineHash));
+    // Two of the entry's bigrams under one hash would let a candidate count one for both.
+    const minShared = tokens.size === mine.size ? Math.max(1, Math.ceil(threshold * mine.size - 1e-6)) : 1;
+    const other = tierGroup(entry.tier) === 1 ? 0 : 1;
+    const candidates = this.store.entriesByRid(this.store.sharingTokens(other, [...tokens], minShared)).map(toSourceEntry);
+    const normal = this.derived.normalized(entry);
+    const found: (Counterpart & { first: number })[] = [];
+    for (const candidate of candidates) {
+      const theirs = this.derived.bigrams(candidate);
+      const first = bigrams.findIndex((bigram) => theirs.has(bigram));
+      if (first < 0) continue;
+      const similarity = jaccard(mine, theirs);
+      const exact = this.derived.normalized(candidate) === normal;
+      if (exact || similarity >= threshold) found.push({ entry: candidate, similarity: exact ? 1 : similarity, exact, first });
+    }
+    return found
+      .sort((a, b) => a.first - b.first)
+      .sort((a, b) => b.similarity - a.similarity)
+      .slice(0, 10)
+      .map(({ entry: e, similarity, exact }) => ({ entry: e, similarity, exact }));
+  }
+}
