@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { EntryDetail } from '../../../shared/contract/knowledge';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoWorkspace } from '../../demo/generate';
 import { resolveWorkspacePaths } from '../platform/paths/workspace-paths';
@@ -56,7 +57,8 @@ function probesOf(model: KnowledgeModel): Probe[] {
   const withCounterparts = model.lessons().filter((e) => model.counterparts(e).length > 0);
   const hiveWith = withCounterparts.filter((e) => e.tier === 'hive');
   const others = model.lessons().filter((_, i) => i % 97 === 0);
-  const collections = (['quarantined', 'unactionable', 'rejected'] as const).flatMap((c) => model.lessons().length && [...model.triageEntries().rejected, ...model.triageEntries().unactionable].filter((e) => e.collection === c).slice(0, 3));
+  const { rejected, unactionable } = model.triageEntries();
+  const collections = [...rejected.slice(0, 3), ...unactionable.slice(0, 3)];
   const probes: Probe[] = [...withCounterparts.slice(0, 30), ...hiveWith.slice(0, 10), ...others, ...collections].map((e) => ({ id: entryId(e.value) }));
   probes.push(...hiveWith.slice(0, 3).map((e) => ({ id: entryId(e.value), tier: e.tier })));
   return probes;
@@ -92,9 +94,9 @@ describe('derived knowledge state kept in the index', () => {
       await t.index.ready;
       expect(t.index.index.rebuilt).toBe(false);
       // Only microtasks between these calls: the background build (a timer) has not started.
-      const details = [];
+      const details: (EntryDetail | null)[] = [];
       for (const probe of probes) details.push(await t.service.detailFromDisk(probe.id, probe.tier));
-      const pages = [];
+      const pages: (ReturnType<typeof listDirectives> | null)[] = [];
       for (const query of QUERIES) pages.push(await t.service.directivesFromDisk(query));
       const inboxes = await t.service.inboxes();
       expect(t.service.builds).toBe(0);
@@ -187,7 +189,7 @@ describe('counterparts from the kept postings', () => {
       try {
         await t.index.ready;
         const asked: Probe[] = [...swarm.map((e) => ({ id: e.id as string })), ...hives.map((e) => ({ id: e.id as string, tier: 'hive' as const }))];
-        const details = [];
+        const details: (EntryDetail | null)[] = [];
         for (const probe of asked) details.push(await t.service.detailFromDisk(probe.id, probe.tier));
         expect(t.service.builds).toBe(0);
         const model = await t.service.model();
