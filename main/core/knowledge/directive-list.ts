@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { DirectiveRow, DirectivesQuery } from '../../../shared/contract/knowledge';
 import type { KnowledgeModel } from './knowledge-model';
 import { VIOLATION_WINDOW_DAYS } from './counter-state';
-import { directiveScope, EXPIRING_SOON_PHASES, scopeKey, sortKey, SORTS, type DirectiveScope } from './directive-scope';
+import { directiveScope, EXPIRING_SOON_PHASES, scopeKey, sortKey, SORTS, type DirectiveCounts, type DirectiveScope } from './directive-scope';
 import type { TimeSlicer } from '../platform/util/time-slicer';
 
 type Query = z.output<typeof DirectivesQuery>;
@@ -33,15 +33,8 @@ const scopeOf = (model: DirectiveSource, includeInactive: boolean): DirectiveSco
  */
 export function listDirectives(model: DirectiveSource, query: Query) {
   const q = query.q.trim().toLowerCase();
-  const { all, counts } = scopeOf(model, query.includeInactive);
-  const sorted = model.cached(sortKey(query.includeInactive, query.sort), () => [...all].sort(SORTS[query.sort]));
-  const filtered =
-    query.priority.length ||
-    query.tier.length ||
-    query.expiringWithin !== null ||
-    query.violatedInWindow ||
-    query.eligibility !== 'any' ||
-    q;
+  const { sorted, counts } = sortedDirectives(model, query.includeInactive, query.sort);
+  const filtered = isFiltered(query);
   const matches = !filtered
     ? sorted
     : sorted.filter((row) => {
@@ -54,12 +47,27 @@ export function listDirectives(model: DirectiveSource, query: Query) {
         if (q && !haystackOf(row).includes(q)) return false;
         return true;
       });
+  return directivesPage(matches.length, matches.slice(query.offset, query.offset + query.limit), counts, model.asOf);
+}
+
+/** Whether a query filters the rows in scope (else its page is a slice of one sort order). */
+export const isFiltered = (query: Query): boolean =>
+  query.priority.length > 0 || query.tier.length > 0 || query.expiringWithin !== null || query.violatedInWindow || query.eligibility !== 'any' || query.q.trim() !== '';
+
+/** The rows in scope in one sort order, and the quick-filter counts (once per model). */
+export function sortedDirectives(model: DirectiveSource, includeInactive: boolean, sort: Query['sort']): { sorted: DirectiveRow[]; counts: DirectiveCounts } {
+  const { all, counts } = scopeOf(model, includeInactive);
+  return { sorted: model.cached(sortKey(includeInactive, sort), () => [...all].sort(SORTS[sort])), counts };
+}
+
+/** A Directives answer. */
+export function directivesPage(total: number, rows: DirectiveRow[], counts: DirectiveCounts, asOf: number) {
   return {
-    total: matches.length,
-    rows: matches.slice(query.offset, query.offset + query.limit),
+    total,
+    rows,
     counts: { ...counts, byPriority: { ...counts.byPriority } },
     soonPhases: EXPIRING_SOON_PHASES,
-    asOf: new Date(model.asOf).toISOString(),
+    asOf: new Date(asOf).toISOString(),
     windowDays: VIOLATION_WINDOW_DAYS,
   };
 }

@@ -385,10 +385,7 @@ export class KnowledgeService {
   /** A Directives page from the rows kept in the index, before the model is built; null when the model must answer. */
   async directivesFromDisk(query: Input<typeof DirectivesQuery>): Promise<ReturnType<typeof listDirectives> | null> {
     await this.index.ready;
-    return this.fromDisk((persisted, stamps) => {
-      const source = persisted.directiveSource(stamps.model, this.counters().state);
-      return source ? listDirectives(source, query) : null;
-    });
+    return this.fromDisk((persisted, stamps) => persisted.directivesPage(query, stamps.model, this.counters().state));
   }
 
   async inboxes(): Promise<Inboxes> {

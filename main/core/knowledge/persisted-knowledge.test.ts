@@ -50,6 +50,8 @@ const QUERIES = [
   { q: 'test', eligibility: 'not_eligible' },
   { expiringWithin: 2, tier: ['hive'] },
   { violatedInWindow: true },
+  { sort: 'shown', offset: 100_000 },
+  { includeInactive: true, sort: 'priority', limit: 7, offset: 3 },
 ].map((q) => ({ q: '', priority: [], tier: [], includeInactive: false, expiringWithin: null, violatedInWindow: false, eligibility: 'any', sort: 'priority', limit: 100, offset: 0, ...q }) as Parameters<typeof listDirectives>[1]);
 
 /** Ids worth comparing: lessons with counterparts (ties included), without, other collections, a tier asked for. */

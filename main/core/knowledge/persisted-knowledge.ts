@@ -1,4 +1,4 @@
-import type { DirectiveRow, EntryDetail, Inboxes } from '../../../shared/contract/knowledge';
+import type { EntryDetail, Inboxes } from '../../../shared/contract/knowledge';
 import { DerivedStore, type LessonPostings } from '../store-index/derived-store';
 import type { IndexDb } from '../store-index/open-index';
 import { lineHash } from '../store-index/stored-lines';
@@ -13,7 +13,7 @@ import type { DerivedCache } from './derived-cache';
 import { entryDetail, type DetailFacts } from './entry-detail';
 import { EventIndex } from './event-index';
 import { MODEL_STORES, toSourceEntry } from './from-index';
-import type { DirectiveSource } from './directive-list';
+import { PersistedDirectives } from './persisted-directives';
 import type { KnowledgeModel } from './knowledge-model';
 import type { EntryCollection, EntryTier, EventRef, KnowledgeInputs, SkillRef, SourceEntry } from './model-types';
 
@@ -30,11 +30,9 @@ import type { EntryCollection, EntryTier, EventRef, KnowledgeInputs, SkillRef, S
 
 const ENTRY_STORES = STORES.filter((s) => s.table === 'entries').map((s) => s.key);
 const POSTINGS = 'bigrams';
-const DIRECTIVES = 'directives';
 const INBOXES = 'inboxes';
-/** Lessons per postings transaction and directive rows per stored part (a few ms each). */
+/** Lessons per postings transaction (a few ms each). */
 const POSTINGS_BATCH = 200;
-const ROWS_PER_PART = 500;
 
 const tierGroup = (tier: EntryTier): number => (tier === 'hive' ? 1 : 0);
 
@@ -53,29 +51,11 @@ export interface Stamps {
 
 type StoredInboxes = Omit<Inboxes, 'duplicatesFreshness'>;
 
-/** A Directives source over stored rows (what listDirectives reads of a model). */
-class StoredDirectives implements DirectiveSource {
-  private readonly memo = new Map<string, unknown>();
-  constructor(
-    private readonly rows: DirectiveRow[],
-    readonly asOf: number,
-  ) {}
-  directiveRows(): DirectiveRow[] {
-    return this.rows;
-  }
-  cached<T>(key: string, compute: () => T): T {
-    if (!this.memo.has(key)) this.memo.set(key, compute());
-    return this.memo.get(key) as T;
-  }
-}
-
 export class PersistedKnowledge {
   private readonly store: DerivedStore;
   /** Rids whose postings are stored, once read (this process is the index's only writer of them). */
   private posted: Set<number> | null = null;
-  /** The rows of each stored directives part, to rewrite only parts whose rows changed. */
-  private storedParts: DirectiveRow[][] = [];
-  private directives: { stamp: string; source: StoredDirectives } | null = null;
+  private readonly directives: PersistedDirectives;
   private readonly events = new WeakMap<object, Map<string, EventRef[]>>();
 
   constructor(
@@ -83,6 +63,7 @@ export class PersistedKnowledge {
     private readonly derived: DerivedCache,
   ) {
     this.store = new DerivedStore(db);
+    this.directives = new PersistedDirectives(this.store);
   }
 
   stamps(thresholds: KnowledgeThresholds): Stamps {
@@ -101,7 +82,7 @@ export class PersistedKnowledge {
   /** Stores the postings and directive rows of `model`, built at `stamps` (stops when `slicer` is cancelled). */
   async saveModel(model: KnowledgeModel, stamps: Stamps, slicer: TimeSlicer): Promise<void> {
     await this.savePostings(model.lessons(), stamps.entries, slicer);
-    await this.saveDirectives(model.directiveRows(), this.directivesStamp(stamps.model, model.asOf), slicer);
+    await this.directives.save(model, this.directivesStamp(stamps.model, model.asOf), slicer);
   }
 
   private async savePostings(lessons: readonly SourceEntry[], stamp: string, slicer: TimeSlicer): Promise<void> {
@@ -130,24 +111,6 @@ export class PersistedKnowledge {
     this.store.finishValue(POSTINGS, stamp, 0);
   }
 
-  private async saveDirectives(rows: readonly DirectiveRow[], stamp: string, slicer: TimeSlicer): Promise<void> {
-    if (this.store.storedStamp(DIRECTIVES) === stamp) return;
-    this.store.invalidate(DIRECTIVES);
-    const parts = Math.ceil(rows.length / ROWS_PER_PART);
-    for (let p = 0; p < parts; p++) {
-      const chunk = rows.slice(p * ROWS_PER_PART, (p + 1) * ROWS_PER_PART);
-      const before = this.storedParts[p];
-      // Rows are reused while their lesson and counters stay, so the same rows are the same text.
-      if (before && before.length === chunk.length && before.every((row, i) => row === chunk[i])) continue;
-      await slicer.yield();
-      this.storedParts[p] = [];
-      this.store.writeParts(DIRECTIVES, p, [JSON.stringify(chunk)]);
-      this.storedParts[p] = chunk;
-    }
-    this.storedParts.length = parts;
-    this.store.finishValue(DIRECTIVES, stamp, parts);
-  }
-
   /** Stores the inboxes computed at `modelStamp` (their freshness is that of the moment they are served). */
   saveInboxes(inboxes: Inboxes, modelStamp: string): void {
     if (this.store.storedStamp(INBOXES) === modelStamp) return;
@@ -165,15 +128,9 @@ export class PersistedKnowledge {
     return parts ? (JSON.parse(parts[0]!) as { inboxes: StoredInboxes; asOf: string }) : null;
   }
 
-  /** The stored directive rows as a Directives source, when stored at `modelStamp` under these counters. */
-  directiveSource(modelStamp: string, counters: CounterState): DirectiveSource | null {
-    const stamp = this.directivesStamp(modelStamp, counters.asOf);
-    if (this.directives?.stamp === stamp && this.store.storedStamp(DIRECTIVES) === stamp) return this.directives.source;
-    const parts = this.store.readValue(DIRECTIVES, stamp);
-    if (!parts) return null;
-    const rows = parts.flatMap((part) => JSON.parse(part) as DirectiveRow[]);
-    this.directives = { stamp, source: new StoredDirectives(rows, counters.asOf) };
-    return this.directives.source;
+  /** A Directives answer from the rows stored at `modelStamp` under these counters, or null. */
+  directivesPage(query: Parameters<PersistedDirectives['page']>[0], modelStamp: string, counters: CounterState): ReturnType<PersistedDirectives['page']> {
+    return this.directives.page(query, this.directivesStamp(modelStamp, counters.asOf), counters.asOf);
   }
 
   /** An entry's detail from its stored lines and the stored postings, or null when the postings are not those of `entriesStamp`. */

@@ -63,6 +63,15 @@ export class DerivedStore {
     return values.length === parts ? values : null;
   }
 
+  /** The given parts of a value stored under `stamp` (complete), in the order asked; null when not stored so. */
+  readParts(name: string, stamp: string, parts: readonly number[]): string[] | null {
+    if (this.storedStamp(name) !== stamp) return null;
+    const rows = this.prepare('SELECT part, value FROM derived_values WHERE name = ? AND part IN (SELECT value FROM json_each(?))').all(name, JSON.stringify(parts)) as { part: number; value: string }[];
+    const byPart = new Map(rows.map((row) => [row.part, row.value]));
+    const values = parts.map((part) => byPart.get(part));
+    return values.every((value) => value !== undefined) ? (values as string[]) : null;
+  }
+
   /** The stamp a complete value was stored under, or null. */
   storedStamp(name: string): string | null {
     const header = this.prepare('SELECT value FROM derived_values WHERE name = ? AND part = ?').pluck().get(name, HEADER) as string | undefined;
@@ -78,6 +87,12 @@ export class DerivedStore {
   writeParts(name: string, from: number, parts: readonly string[]): void {
     const insert = this.prepare('INSERT OR REPLACE INTO derived_values(name, part, value) VALUES (?, ?, ?)');
     this.db.transaction(() => parts.forEach((value, i) => insert.run(name, from + i, value)))();
+  }
+
+  /** Writes the given parts of a value (one transaction). */
+  writePartsAt(name: string, parts: readonly (readonly [number, string])[]): void {
+    const insert = this.prepare('INSERT OR REPLACE INTO derived_values(name, part, value) VALUES (?, ?, ?)');
+    this.db.transaction(() => parts.forEach(([part, value]) => insert.run(name, part, value)))();
   }
 
   /** Ends a write: drops parts beyond `parts` and stamps the value. */
