@@ -159,7 +159,8 @@ CREATE INDEX defects_store ON defects(store_key, file_id, offset);
 -- Values are JSON split in parts; part -1 holds the stamp (the fingerprint they were computed
 -- at) and the part count, written last. Bigram postings of the active lessons (by tier group,
 -- tokens hashed) with each lesson's tokens, to find an entry's counterparts without the model.
-CREATE TABLE derived_values (name TEXT NOT NULL, part INTEGER NOT NULL, value TEXT NOT NULL, PRIMARY KEY (name, part)) WITHOUT ROWID;
+-- (A rowid table: its values run to kilobytes, which a WITHOUT ROWID table stores at twice the size.)
+CREATE TABLE derived_values (name TEXT NOT NULL, part INTEGER NOT NULL, value TEXT NOT NULL, PRIMARY KEY (name, part));
 CREATE TABLE derived_bigrams (grp INTEGER NOT NULL, token INTEGER NOT NULL, rid INTEGER NOT NULL, PRIMARY KEY (grp, token, rid)) WITHOUT ROWID;
 CREATE TABLE derived_lessons (rid INTEGER PRIMARY KEY, grp INTEGER NOT NULL, tokens TEXT NOT NULL);
 `;
