@@ -10,6 +10,7 @@ import { COUNTER_STORES, MODEL_STORES, SIDE_STORES, loadCounterInputs, loadEntri
 import { duplicateGroups, listedIds, MAX_CLUSTER_MEMBERS, MAX_CLUSTERS, triageInboxesSliced } from './inbox-list';
 import { listDirectives, warmDirectives } from './directive-list';
 import { PersistedKnowledge, type Stamps } from './persisted-knowledge';
+import { QuietJob } from './quiet-job';
 import type { DuplicatesInput } from './similarity-tasks';
 import {
   applyTierMergeSliced,
@@ -47,6 +48,8 @@ const defaultProject = (model: KnowledgeModel): string | undefined =>
 
 /** Quiet time after a store change before the model is rebuilt in the background. */
 const WARM_DEBOUNCE_MS = 150;
+/** Quiet time after a rebuild before what it derived is kept in the index (settled() does it at once). */
+const KEEP_QUIET_MS = 1000;
 
 interface PreparedMerge extends EligibleSources {
   kept: RawEntry[];
@@ -91,7 +94,7 @@ export class KnowledgeService {
   private current: { key: string; model: KnowledgeModel; groupsVersion: number; sourcesVersion: number; sideKey: string; stamps: Stamps | null } | null = null;
   /** What the last models derived, kept in the index for the next open (persisted-knowledge.ts). */
   private persisted: PersistedKnowledge | null = null;
-  private persisting: Promise<void> | null = null;
+  private readonly keeping = new QuietJob(KEEP_QUIET_MS);
   private building: Promise<void> | null = null;
   private counterparts: CounterpartIndex | null = null;
   private warmTimer: NodeJS.Timeout | null = null;
@@ -230,8 +233,8 @@ export class KnowledgeService {
       while (this.warmTimer || this.warming) await (this.warming ?? new Promise((resolve) => setTimeout(resolve, WARM_DEBOUNCE_MS)));
       await this.model();
       await Promise.all([this.duplicates.settled(), this.merges.settled()]);
-      while (this.persisting) await this.persisting;
-      if (!this.warmTimer && !this.warming && !this.duplicates.computing && !this.merges.computing && !this.persisting) return;
+      await this.keeping.flush();
+      if (!this.warmTimer && !this.warming && !this.duplicates.computing && !this.merges.computing && !this.keeping.busy) return;
     }
   }
 
@@ -336,21 +339,18 @@ export class KnowledgeService {
     const current = this.current;
     if (current?.model !== model || !current.stamps) return;
     const stamps = current.stamps;
-    const slicer = new TimeSlicer(this.sliceMs, () => (this.closed ? 'knowledge service closed' : this.current !== current ? 'a newer model' : null));
-    const run = async () => {
-      if (this.current !== current || this.closed) return;
-      const persisted = this.persistedOf();
-      await persisted.saveModel(model, stamps, slicer);
-      await this.duplicates.settled();
-      if (this.current !== current || this.closed || this.duplicates.completedKey !== this.duplicatesKey(model)) return;
-      persisted.saveInboxes(await this.modelInboxes(model), stamps.model);
-    };
-    const next = (this.persisting ?? Promise.resolve()).then(run).catch((error) => {
-      if (!this.closed && !(error instanceof SliceCancelled)) console.warn('[knowledge] keeping derived state failed:', (error as Error).message);
-    });
-    this.persisting = next;
-    void next.finally(() => {
-      if (this.persisting === next) this.persisting = null;
+    const superseded = () => this.closed || this.current !== current;
+    const slicer = new TimeSlicer(this.sliceMs, () => (superseded() ? 'a newer model or closed' : null));
+    this.keeping.schedule(async () => {
+      try {
+        if (superseded()) return;
+        await this.persistedOf().saveModel(model, stamps, slicer);
+        await this.duplicates.settled();
+        if (superseded() || this.duplicates.completedKey !== this.duplicatesKey(model)) return;
+        this.persistedOf().saveInboxes(await this.modelInboxes(model), stamps.model);
+      } catch (error) {
+        if (!this.closed && !(error instanceof SliceCancelled)) console.warn('[knowledge] keeping derived state failed:', (error as Error).message);
+      }
     });
   }
 
@@ -434,6 +434,6 @@ export class KnowledgeService {
     await Promise.all([this.clusterRunner.dispose(), this.mergeRunner.dispose(), this.rankRunner.dispose()]);
     await this.warming?.catch(() => undefined);
     await this.building?.catch(() => undefined);
-    await this.persisting;
+    await this.keeping.dispose();
   }
 }

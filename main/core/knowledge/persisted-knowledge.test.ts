@@ -158,6 +158,40 @@ describe('derived knowledge state kept in the index', () => {
       await t.service.settled();
       const { duplicatesFreshness: _f, ...served } = inboxes;
       expect(served).toEqual(await modelInboxes(t.service));
+
+      // Within the session the file is rewritten again (a directive line dropped, so rows go and
+      // rids change): what is kept then is updated from what this session kept before.
+      const lines = fs.readFileSync(knowledge, 'utf8').split('\n');
+      const directive = lines.findIndex((l) => l.includes('"required_actions":["'));
+      expect(directive).toBeGreaterThanOrEqual(0);
+      fs.writeFileSync(knowledge, lines.filter((_, i) => i !== directive).join('\n'));
+      await t.index.schedule({ storeKey: 'knowledge', tier: 'swarm', path: knowledge, name: '.swarm/knowledge.jsonl', orphaned: false, symlinkTarget: null });
+      await t.index.idle();
+      await t.service.settled();
+      expect(t.service.builds).toBe(2);
+      // And a counter change: the same rids, some rows changed.
+      const violated = lines.filter((l, i) => i !== directive && l.includes('"required_actions":["')).map((l) => JSON.parse(l).id as string).slice(0, 5);
+      for (const [n, id] of violated.entries()) fs.appendFileSync(events, `${JSON.stringify({ schema_version: 1, type: 'violated', trace_id: 't', session_id: 's', agent: 'coder', knowledge_id: id, reason: 'kept-state test', event_id: `kept-v${n}`, timestamp: '2026-07-31T01:00:00.000Z' })}\n`);
+      await t.index.schedule({ storeKey: 'knowledge-events', tier: 'swarm', path: events, name: '.swarm/knowledge-events.jsonl', orphaned: false, symlinkTarget: null });
+      await t.index.idle();
+      await t.service.settled();
+      expect(t.service.builds).toBe(3);
+    } finally {
+      await t.close();
+    }
+
+    t = open();
+    try {
+      await t.index.ready;
+      const pages: (ReturnType<typeof listDirectives> | null)[] = [];
+      for (const query of QUERIES) pages.push(await t.service.directivesFromDisk(query));
+      const details: (EntryDetail | null)[] = [];
+      for (const probe of probes.slice(0, 20)) details.push(await t.service.detailFromDisk(probe.id, probe.tier));
+      expect(t.service.builds).toBe(0);
+      const model = await t.service.model();
+      QUERIES.forEach((query, i) => expect(pages[i]).toEqual(listDirectives(model, query)));
+      probes.slice(0, 20).forEach((probe, i) => expect(details[i], probe.id).toEqual(model.find(probe.id, probe.tier) ? modelDetail(model, probe) : null));
+      expect(details.filter(Boolean).length).toBeGreaterThan(10);
     } finally {
       await t.close();
     }

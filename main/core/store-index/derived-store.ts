@@ -57,8 +57,8 @@ export class DerivedStore {
   readValue(name: string, stamp: string): string[] | null {
     const header = this.prepare('SELECT value FROM derived_values WHERE name = ? AND part = ?').pluck().get(name, HEADER) as string | undefined;
     if (header === undefined) return null;
-    const { stamp: stored, parts } = JSON.parse(header) as { stamp: string; parts: number };
-    if (stored !== stamp) return null;
+    const { stamp: stored, parts } = JSON.parse(header) as { stamp: string; parts: number | null };
+    if (stored !== stamp || parts === null) return null;
     const values = this.prepare('SELECT value FROM derived_values WHERE name = ? AND part >= 0 ORDER BY part').pluck().all(name) as string[];
     return values.length === parts ? values : null;
   }
@@ -95,10 +95,19 @@ export class DerivedStore {
     this.db.transaction(() => parts.forEach(([part, value]) => insert.run(name, part, value)))();
   }
 
-  /** Ends a write: drops parts beyond `parts` and stamps the value. */
-  finishValue(name: string, stamp: string, parts: number): void {
+  /** Drops the given parts of a value (all when none are given). */
+  dropParts(name: string, parts?: readonly number[]): void {
+    if (!parts) this.prepare('DELETE FROM derived_values WHERE name = ? AND part >= 0').run(name);
+    else if (parts.length) this.prepare('DELETE FROM derived_values WHERE name = ? AND part IN (SELECT value FROM json_each(?))').run(name, JSON.stringify(parts));
+  }
+
+  /**
+   * Ends a write: stamps the value; with a part count, drops parts beyond it (null: parts are
+   * keyed by the caller, who reads those it names, see readParts).
+   */
+  finishValue(name: string, stamp: string, parts: number | null): void {
     this.db.transaction(() => {
-      this.prepare('DELETE FROM derived_values WHERE name = ? AND part >= ?').run(name, parts);
+      if (parts !== null) this.prepare('DELETE FROM derived_values WHERE name = ? AND part >= ?').run(name, parts);
       this.prepare('INSERT OR REPLACE INTO derived_values(name, part, value) VALUES (?, ?, ?)').run(name, HEADER, JSON.stringify({ stamp, parts }));
     })();
   }
