@@ -9,7 +9,7 @@ import { EntryCache } from './entry-cache';
 import { COUNTER_STORES, MODEL_STORES, SIDE_STORES, loadCounterInputs, loadEntriesByRid, loadSideInputs } from './from-index';
 import { duplicateGroups, listedIds, MAX_CLUSTER_MEMBERS, MAX_CLUSTERS, triageInboxesSliced } from './inbox-list';
 import { listDirectives, warmDirectives } from './directive-list';
-import { PersistedKnowledge, type Stamps } from './persisted-knowledge';
+import { PersistedKnowledge, type LiveInputs, type Stamps } from './persisted-knowledge';
 import { QuietJob } from './quiet-job';
 import type { DuplicatesInput } from './similarity-tasks';
 import {
@@ -331,27 +331,17 @@ export class KnowledgeService {
     return model.cached('triage', () => triageInboxesSliced(model, this.slicer()));
   }
 
-  /**
-   * Keeps what `model` derived in the index once its clusters are done (after a quiet build:
-   * a newer model cancels it and keeps its own).
-   */
+  /** Keeps what `model` derived in the index once quiet and its clusters are done (a newer model cancels it). */
   private persist(model: KnowledgeModel): void {
     const current = this.current;
     if (current?.model !== model || !current.stamps) return;
-    const stamps = current.stamps;
     const superseded = () => this.closed || this.current !== current;
+    const inboxes = async () => {
+      await this.duplicates.settled();
+      return superseded() || this.duplicates.completedKey !== this.duplicatesKey(model) ? null : this.modelInboxes(model);
+    };
     const slicer = new TimeSlicer(this.sliceMs, () => (superseded() ? 'a newer model or closed' : null));
-    this.keeping.schedule(async () => {
-      try {
-        if (superseded()) return;
-        await this.persistedOf().saveModel(model, stamps, slicer);
-        await this.duplicates.settled();
-        if (superseded() || this.duplicates.completedKey !== this.duplicatesKey(model)) return;
-        this.persistedOf().saveInboxes(await this.modelInboxes(model), stamps.model);
-      } catch (error) {
-        if (!this.closed && !(error instanceof SliceCancelled)) console.warn('[knowledge] keeping derived state failed:', (error as Error).message);
-      }
-    });
+    this.keeping.schedule(() => this.persistedOf().keep(model, current.stamps!, slicer, inboxes));
   }
 
   /** Whether the model of the stores as they are now is built. */
@@ -359,41 +349,32 @@ export class KnowledgeService {
     return this.current?.key === this.keyOf(thresholds);
   }
 
-  /** An answer from the state kept in the index, or null when the built model should answer (it is current, unless `evenIfCurrent`) or on a read error. */
-  private fromDisk<T>(read: (persisted: PersistedKnowledge, stamps: Stamps, thresholds: KnowledgeThresholds) => T | null, evenIfCurrent = false): T | null {
-    const thresholds = this.thresholds().values;
-    if (!evenIfCurrent && this.isCurrent(thresholds)) return null;
-    try {
-      const persisted = this.persistedOf();
-      return read(persisted, persisted.stamps(thresholds), thresholds);
-    } catch (error) {
-      // A line changed behind the index, say: the model path reads the stores afresh.
-      console.warn('[knowledge] kept state unreadable, building the model:', (error as Error).message);
-      return null;
-    }
+  private live(thresholds: KnowledgeThresholds): LiveInputs {
+    const counters = this.counters();
+    return { counters: counters.state, counterInputs: counters.inputs, skills: this.side().inputs.skills, thresholds };
   }
 
   /** An entry's detail from the state kept in the index, before the model is built; null when the model must answer. */
   async detailFromDisk(id: string, tier: EntryTier | undefined): Promise<EntryDetail | null> {
     await this.index.ready;
-    return this.fromDisk((persisted, stamps, thresholds) => {
-      const counters = this.counters();
-      return persisted.detail(id, tier, stamps.entries, { counters: counters.state, counterInputs: counters.inputs, skills: this.side().inputs.skills, thresholds });
-    });
+    const thresholds = this.thresholds().values;
+    return this.isCurrent(thresholds) ? null : this.persistedOf().detailFor(id, tier, () => this.live(thresholds));
   }
 
   /** A Directives page from the rows kept in the index, before the model is built; null when the model must answer. */
   async directivesFromDisk(query: Input<typeof DirectivesQuery>): Promise<ReturnType<typeof listDirectives> | null> {
     await this.index.ready;
-    return this.fromDisk((persisted, stamps) => persisted.directivesPage(query, stamps.model, this.counters().state));
+    const thresholds = this.thresholds().values;
+    return this.isCurrent(thresholds) ? null : this.persistedOf().directivesFor(query, () => this.live(thresholds));
   }
 
   async inboxes(): Promise<Inboxes> {
     await this.index.ready;
     const current = this.current;
+    const thresholds = this.thresholds().values;
     // Until the model and its clusters are current, the inboxes kept for these very stores.
-    if (!(current && this.isCurrent(this.thresholds().values) && this.duplicates.completedKey === this.duplicatesKey(current.model))) {
-      const stored = this.fromDisk((persisted, stamps) => persisted.inboxes(stamps.model), true);
+    if (!(current && this.isCurrent(thresholds) && this.duplicates.completedKey === this.duplicatesKey(current.model))) {
+      const stored = this.persistedOf().inboxesFor(thresholds);
       if (stored) return { ...stored.inboxes, duplicatesFreshness: { stale: false, computing: this.computing || this.building !== null, asOf: stored.asOf } };
     }
     return this.modelInboxes(await this.model());

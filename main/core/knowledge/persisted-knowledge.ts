@@ -3,7 +3,7 @@ import { DerivedStore, type LessonPostings } from '../store-index/derived-store'
 import type { IndexDb } from '../store-index/open-index';
 import { lineHash } from '../store-index/stored-lines';
 import { STORES } from '../stores/catalog';
-import type { TimeSlicer } from '../platform/util/time-slicer';
+import { SliceCancelled, type TimeSlicer } from '../platform/util/time-slicer';
 import { entryId } from '../rules/entry-fields';
 import { jaccard } from '../rules/similarity';
 import type { KnowledgeThresholds } from '../rules/thresholds';
@@ -79,6 +79,17 @@ export class PersistedKnowledge {
 
   // ---- keeping -------------------------------------------------------------------------------
 
+  /** Keeps what `model` derived (built at `stamps`), then its inboxes when they come (null: a newer model came first). */
+  async keep(model: KnowledgeModel, stamps: Stamps, slicer: TimeSlicer, inboxes: () => Promise<Inboxes | null>): Promise<void> {
+    try {
+      await this.saveModel(model, stamps, slicer);
+      const current = await inboxes();
+      if (current) this.saveInboxes(current, stamps.model);
+    } catch (error) {
+      if (!(error instanceof SliceCancelled)) console.warn('[knowledge] keeping derived state failed:', (error as Error).message);
+    }
+  }
+
   /** Stores the postings and directive rows of `model`, built at `stamps` (stops when `slicer` is cancelled). */
   async saveModel(model: KnowledgeModel, stamps: Stamps, slicer: TimeSlicer): Promise<void> {
     await this.savePostings(model.lessons(), stamps.entries, slicer);
@@ -121,6 +132,35 @@ export class PersistedKnowledge {
   }
 
   // ---- serving -------------------------------------------------------------------------------
+
+  /** An answer from kept state; null when none is kept for the stores as they are, or it cannot be read (the model then answers). */
+  private guarded<T>(read: () => T | null): T | null {
+    try {
+      return read();
+    } catch (error) {
+      // A line changed behind the index, say: the model path reads the stores afresh.
+      console.warn('[knowledge] kept state unreadable, building the model:', (error as Error).message);
+      return null;
+    }
+  }
+
+  detailFor(id: string, tier: EntryTier | undefined, live: () => LiveInputs): EntryDetail | null {
+    return this.guarded(() => {
+      const inputs = live();
+      return this.detail(id, tier, this.stamps(inputs.thresholds).entries, inputs);
+    });
+  }
+
+  directivesFor(query: Parameters<PersistedDirectives['page']>[0], live: () => LiveInputs): ReturnType<PersistedDirectives['page']> {
+    return this.guarded(() => {
+      const { thresholds, counters } = live();
+      return this.directivesPage(query, this.stamps(thresholds).model, counters);
+    });
+  }
+
+  inboxesFor(thresholds: KnowledgeThresholds): { inboxes: StoredInboxes; asOf: string } | null {
+    return this.guarded(() => this.inboxes(this.stamps(thresholds).model));
+  }
 
   /** The inboxes stored at `modelStamp`, with when they were computed; null when none are. */
   inboxes(modelStamp: string): { inboxes: StoredInboxes; asOf: string } | null {
