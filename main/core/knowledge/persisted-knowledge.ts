@@ -33,6 +33,8 @@ const POSTINGS = 'bigrams';
 const INBOXES = 'inboxes';
 /** Lessons per postings transaction (a few ms each). */
 const POSTINGS_BATCH = 200;
+/** Above this many new lessons their postings are written in key order. */
+const BULK_POSTINGS = 2000;
 
 const tierGroup = (tier: EntryTier): number => (tier === 'hive' ? 1 : 0);
 
@@ -109,15 +111,51 @@ export class PersistedKnowledge {
     const removed = [...posted].filter((rid) => !current.has(rid));
     for (let i = 0; i < removed.length; i += POSTINGS_BATCH * 10) {
       const batch = removed.slice(i, i + POSTINGS_BATCH * 10);
-      this.store.updatePostings([], batch);
+      this.store.removeLessons(batch);
       for (const rid of batch) posted.delete(rid);
       await slicer.yield();
     }
-    for (let i = 0; i < added.length; i += POSTINGS_BATCH) {
-      const batch = added.slice(i, i + POSTINGS_BATCH).map((lesson): LessonPostings => ({ rid: lesson.rid, grp: tierGroup(lesson.tier), tokens: [...new Set([...this.derived.bigrams(lesson)].map(lineHash))] }));
-      this.store.updatePostings(batch, []);
-      for (const lesson of batch) posted.add(lesson.rid);
-      await slicer.yield();
+    const postingsOf = (lesson: SourceEntry): LessonPostings => ({ rid: lesson.rid, grp: tierGroup(lesson.tier), tokens: [...new Set([...this.derived.bigrams(lesson)].map(lineHash))] });
+    if (added.length > BULK_POSTINGS) {
+      // Many lessons at once (the first keep): postings go in key order, which halves the work of the table's B-tree.
+      // Lessons are recorded after their postings: a lesson on record always has its postings.
+      const byToken = [new Map<number, number[]>(), new Map<number, number[]>()];
+      const batches: LessonPostings[][] = [];
+      for (let i = 0; i < added.length; i += POSTINGS_BATCH) {
+        const batch = added.slice(i, i + POSTINGS_BATCH).map(postingsOf);
+        batches.push(batch);
+        for (const { rid, grp, tokens } of batch) {
+          for (const token of tokens) {
+            const rids = byToken[grp]!.get(token);
+            if (rids) rids.push(rid);
+            else byToken[grp]!.set(token, [rid]);
+          }
+        }
+        await slicer.yield();
+      }
+      let chunk: [number, number, number][] = [];
+      for (const grp of [0, 1]) {
+        for (const token of [...byToken[grp]!.keys()].sort((a, b) => a - b)) {
+          for (const rid of byToken[grp]!.get(token)!.sort((a, b) => a - b)) chunk.push([grp, token, rid]);
+          if (chunk.length < POSTINGS_BATCH * 20) continue;
+          this.store.addPostings(chunk);
+          chunk = [];
+          await slicer.yield();
+        }
+      }
+      this.store.addPostings(chunk);
+      for (const batch of batches) {
+        this.store.addLessons(batch, false);
+        for (const lesson of batch) posted.add(lesson.rid);
+        await slicer.yield();
+      }
+    } else {
+      for (let i = 0; i < added.length; i += POSTINGS_BATCH) {
+        const batch = added.slice(i, i + POSTINGS_BATCH).map(postingsOf);
+        this.store.addLessons(batch, true);
+        for (const lesson of batch) posted.add(lesson.rid);
+        await slicer.yield();
+      }
     }
     this.store.finishValue(POSTINGS, stamp, 0);
   }

@@ -117,25 +117,37 @@ export class DerivedStore {
     return this.prepare('SELECT rid FROM derived_lessons').pluck().all() as number[];
   }
 
-  /** Adds and removes lessons' postings (one transaction). */
-  updatePostings(added: readonly LessonPostings[], removed: readonly number[]): void {
-    const insertLesson = this.prepare('INSERT OR REPLACE INTO derived_lessons(rid, grp, tokens) VALUES (?, ?, ?)');
-    const insertToken = this.prepare('INSERT OR IGNORE INTO derived_bigrams(grp, token, rid) VALUES (?, ?, ?)');
+  /** Drops lessons and their postings (one transaction). */
+  removeLessons(rids: readonly number[]): void {
     const lessonOf = this.prepare('SELECT grp, tokens FROM derived_lessons WHERE rid = ?');
     const deleteToken = this.prepare('DELETE FROM derived_bigrams WHERE grp = ? AND token = ? AND rid = ?');
     const deleteLesson = this.prepare('DELETE FROM derived_lessons WHERE rid = ?');
     this.db.transaction(() => {
-      for (const rid of removed) {
+      for (const rid of rids) {
         const row = lessonOf.get(rid) as { grp: number; tokens: string } | undefined;
         if (!row) continue;
         for (const token of JSON.parse(row.tokens) as number[]) deleteToken.run(row.grp, token, rid);
         deleteLesson.run(rid);
       }
-      for (const lesson of added) {
+    })();
+  }
+
+  /** Records lessons (their tokens, for removing them later); with `postings`, their postings too (one transaction). */
+  addLessons(lessons: readonly LessonPostings[], postings: boolean): void {
+    const insertLesson = this.prepare('INSERT OR REPLACE INTO derived_lessons(rid, grp, tokens) VALUES (?, ?, ?)');
+    const insertToken = this.prepare('INSERT OR IGNORE INTO derived_bigrams(grp, token, rid) VALUES (?, ?, ?)');
+    this.db.transaction(() => {
+      for (const lesson of lessons) {
         insertLesson.run(lesson.rid, lesson.grp, JSON.stringify(lesson.tokens));
-        for (const token of lesson.tokens) insertToken.run(lesson.grp, token, lesson.rid);
+        if (postings) for (const token of lesson.tokens) insertToken.run(lesson.grp, token, lesson.rid);
       }
     })();
+  }
+
+  /** Adds postings (grp, token, rid) — fastest in key order (one transaction). */
+  addPostings(postings: readonly (readonly [number, number, number])[]): void {
+    const insertToken = this.prepare('INSERT OR IGNORE INTO derived_bigrams(grp, token, rid) VALUES (?, ?, ?)');
+    this.db.transaction(() => postings.forEach(([grp, token, rid]) => insertToken.run(grp, token, rid)))();
   }
 
   /** Rids of the group's lessons sharing at least `minShared` of the tokens. */
