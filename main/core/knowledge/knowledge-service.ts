@@ -232,8 +232,8 @@ export class KnowledgeService {
     for (;;) {
       while (this.warmTimer || this.warming) await (this.warming ?? new Promise((resolve) => setTimeout(resolve, WARM_DEBOUNCE_MS)));
       await this.model();
-      await Promise.all([this.duplicates.settled(), this.merges.settled()]);
-      await this.keeping.flush();
+      // Keeping what the model derived overlaps the similarity jobs (they run in workers).
+      await Promise.all([this.duplicates.settled(), this.merges.settled(), this.keeping.flush()]);
       if (!this.warmTimer && !this.warming && !this.duplicates.computing && !this.merges.computing && !this.keeping.busy) return;
     }
   }
