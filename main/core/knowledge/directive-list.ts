@@ -2,10 +2,13 @@ import { z } from 'zod';
 import type { DirectiveRow, DirectivesQuery } from '../../../shared/contract/knowledge';
 import type { KnowledgeModel } from './knowledge-model';
 import { VIOLATION_WINDOW_DAYS } from './counter-state';
-import { directiveScope, EXPIRING_SOON_PHASES, scopeKey, sortKey, SORTS, type DirectiveScope } from './directive-scope';
+import { directiveScope, EXPIRING_SOON_PHASES, scopeKey, sortKey, SORTS, type DirectiveCounts, type DirectiveScope } from './directive-scope';
 import type { TimeSlicer } from '../platform/util/time-slicer';
 
 type Query = z.output<typeof DirectivesQuery>;
+
+/** What the Directives view reads of a model (persisted-knowledge.ts supplies it from the index too). */
+export type DirectiveSource = Pick<KnowledgeModel, 'cached' | 'directiveRows' | 'asOf'>;
 
 /** Lower-cased search text of a row, once per row (rows are reused while counters stay). */
 const haystacks = new WeakMap<DirectiveRow, string>();
@@ -19,7 +22,7 @@ function haystackOf(row: DirectiveRow): string {
 }
 
 /** The rows in scope (active only unless asked) and the quick-filter counts, once per model. */
-const scopeOf = (model: KnowledgeModel, includeInactive: boolean): DirectiveScope =>
+const scopeOf = (model: DirectiveSource, includeInactive: boolean): DirectiveScope =>
   model.cached(scopeKey(includeInactive), () => directiveScope(model.directiveRows(), includeInactive));
 
 /**
@@ -28,17 +31,10 @@ const scopeOf = (model: KnowledgeModel, includeInactive: boolean): DirectiveScop
  * them (the sort is stable and the orders consistent, so filtering a sorted list gives what
  * sorting the filtered list gives).
  */
-export function listDirectives(model: KnowledgeModel, query: Query) {
+export function listDirectives(model: DirectiveSource, query: Query) {
   const q = query.q.trim().toLowerCase();
-  const { all, counts } = scopeOf(model, query.includeInactive);
-  const sorted = model.cached(sortKey(query.includeInactive, query.sort), () => [...all].sort(SORTS[query.sort]));
-  const filtered =
-    query.priority.length ||
-    query.tier.length ||
-    query.expiringWithin !== null ||
-    query.violatedInWindow ||
-    query.eligibility !== 'any' ||
-    q;
+  const { sorted, counts } = sortedDirectives(model, query.includeInactive, query.sort);
+  const filtered = isFiltered(query);
   const matches = !filtered
     ? sorted
     : sorted.filter((row) => {
@@ -51,12 +47,27 @@ export function listDirectives(model: KnowledgeModel, query: Query) {
         if (q && !haystackOf(row).includes(q)) return false;
         return true;
       });
+  return directivesPage(matches.length, matches.slice(query.offset, query.offset + query.limit), counts, model.asOf);
+}
+
+/** Whether a query filters the rows in scope (else its page is a slice of one sort order). */
+export const isFiltered = (query: Query): boolean =>
+  query.priority.length > 0 || query.tier.length > 0 || query.expiringWithin !== null || query.violatedInWindow || query.eligibility !== 'any' || query.q.trim() !== '';
+
+/** The rows in scope in one sort order, and the quick-filter counts (once per model). */
+export function sortedDirectives(model: DirectiveSource, includeInactive: boolean, sort: Query['sort']): { sorted: DirectiveRow[]; counts: DirectiveCounts } {
+  const { all, counts } = scopeOf(model, includeInactive);
+  return { sorted: model.cached(sortKey(includeInactive, sort), () => [...all].sort(SORTS[sort])), counts };
+}
+
+/** A Directives answer. */
+export function directivesPage(total: number, rows: DirectiveRow[], counts: DirectiveCounts, asOf: number) {
   return {
-    total: matches.length,
-    rows: matches.slice(query.offset, query.offset + query.limit),
+    total,
+    rows,
     counts: { ...counts, byPriority: { ...counts.byPriority } },
     soonPhases: EXPIRING_SOON_PHASES,
-    asOf: new Date(model.asOf).toISOString(),
+    asOf: new Date(asOf).toISOString(),
     windowDays: VIOLATION_WINDOW_DAYS,
   };
 }

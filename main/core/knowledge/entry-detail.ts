@@ -10,8 +10,11 @@ const RECENT_RECEIPTS = 50;
 
 const location = (e: SourceEntry) => ({ tier: e.tier, collection: e.collection, storeKey: e.storeKey, file: e.file, line: e.line });
 
+/** What a detail reads of a model (persisted-knowledge.ts supplies it from the index too). */
+export type DetailFacts = Pick<KnowledgeModel, 'thresholds' | 'asOf' | 'outcomes' | 'markers' | 'events' | 'byId' | 'citingSkills' | 'counterparts' | 'lineOf'>;
+
 /** Everything the detail pane shows for one entry (`counterparts` may be found beforehand, in time slices). */
-export function entryDetail(model: KnowledgeModel, entry: SourceEntry, counterparts: () => Counterpart[] = () => model.counterparts(entry)): EntryDetail {
+export function entryDetail(model: DetailFacts, entry: SourceEntry, counterparts: () => Counterpart[] = () => model.counterparts(entry)): EntryDetail {
   const id = entryId(entry.value);
   const outcomes = model.outcomes(entry);
   const events = model.events(id);

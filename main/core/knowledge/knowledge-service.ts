@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Inboxes, PreviewInput, ThresholdsInForce } from '../../../shared/contract/knowledge';
+import type { DirectivesQuery, EntryDetail, Inboxes, PreviewInput, ThresholdsInForce } from '../../../shared/contract/knowledge';
 import { KnowledgeSource } from '../store-index/knowledge-source';
 import type { IndexDb } from '../store-index/open-index';
 import { StaleLineError } from '../store-index/stored-lines';
@@ -9,12 +9,14 @@ import { DerivedCache } from './derived-cache';
 import { EntryCache } from './entry-cache';
 import { COUNTER_STORES, MODEL_STORES, SIDE_STORES, loadCounterInputs, loadEntriesByRid, loadSideInputs } from './from-index';
 import { triageInboxesSliced } from './inbox-list';
-import { warmDirectives } from './directive-list';
+import { listDirectives, warmDirectives } from './directive-list';
 import { rankingBasis, rankPreview } from './injection-preview';
+import { PersistedKnowledge, type LiveInputs, type Stamps } from './persisted-knowledge';
+import { QuietJob } from './quiet-job';
 import { CounterpartIndex } from './counterparts';
 import { defaultProject, SimilarityJobs, type PreparedMerge } from './similarity-jobs';
 import { KnowledgeModel } from './knowledge-model';
-import type { EntryMarkers, KnowledgeInputs, SourceEntry } from './model-types';
+import type { EntryMarkers, EntryTier, KnowledgeInputs, SourceEntry } from './model-types';
 import { LatestResult } from './latest-result';
 import { thresholdsInForce } from '../rules/thresholds-in-force';
 import type { KnowledgeThresholds } from '../rules/thresholds';
@@ -28,6 +30,8 @@ interface KnowledgeIndex {
 
 /** Quiet time after a store change before the model is rebuilt in the background. */
 const WARM_DEBOUNCE_MS = 150;
+/** Quiet time after a rebuild before what it derived is kept in the index (settled() does it at once). */
+const KEEP_QUIET_MS = 1000;
 
 type Input<T extends z.ZodType> = z.output<T>;
 
@@ -54,7 +58,10 @@ export class KnowledgeService {
    * very same list when a change did not reach it), so an appended rejected line or a counter
    * change leaves the clusters and the tier merge current.
    */
-  private current: { key: string; model: KnowledgeModel; groupsVersion: number; sourcesVersion: number; sideKey: string } | null = null;
+  private current: { key: string; model: KnowledgeModel; groupsVersion: number; sourcesVersion: number; sideKey: string; stamps: Stamps | null } | null = null;
+  /** What the last models derived, kept in the index for the next open (persisted-knowledge.ts). */
+  private persisted: PersistedKnowledge | null = null;
+  private readonly keeping = new QuietJob(KEEP_QUIET_MS);
   private building: Promise<void> | null = null;
   private counterparts: CounterpartIndex | null = null;
   private warmTimer: NodeJS.Timeout | null = null;
@@ -97,6 +104,10 @@ export class KnowledgeService {
     return (this.source ??= new KnowledgeSource(this.index.db));
   }
 
+  private persistedOf(): PersistedKnowledge {
+    return (this.persisted ??= new PersistedKnowledge(this.index.db, this.derived));
+  }
+
   private keyOf(thresholds: KnowledgeThresholds): string {
     return `${this.sourceOf().fingerprint(MODEL_STORES)}#${JSON.stringify(thresholds)}`;
   }
@@ -134,6 +145,7 @@ export class KnowledgeService {
 
   /** Builds the model of the stores under `key` (their fingerprint and the thresholds, read before the build). */
   private async build(thresholds: KnowledgeThresholds, key: string): Promise<void> {
+    const stamps = this.persistedOf().stamps(thresholds);
     const slicer = this.slicer();
     await this.entries.refresh(this.sourceOf(), slicer);
     const counters = this.counters();
@@ -160,7 +172,9 @@ export class KnowledgeService {
     const sources = [model.injectionSources().swarm, model.injectionSources().hive];
     const groupsVersion = before && sameLists(before.model.clusterGroups().map((g) => g.entries), groups) ? before.groupsVersion : (before?.groupsVersion ?? 0) + 1;
     const sourcesVersion = before && sameLists([before.model.injectionSources().swarm, before.model.injectionSources().hive], sources) ? before.sourcesVersion : (before?.sourcesVersion ?? 0) + 1;
-    this.current = { key, model, groupsVersion, sourcesVersion, sideKey: side.key };
+    // Kept only when the stores did not move during the build (the model is then exactly theirs).
+    const unmoved = JSON.stringify(this.persistedOf().stamps(thresholds)) === JSON.stringify(stamps);
+    this.current = { key, model, groupsVersion, sourcesVersion, sideKey: side.key, stamps: unmoved ? stamps : null };
     this.builds++;
     if (model.viewsMadeBy === 'full') this.fullBuilds++;
   }
@@ -182,6 +196,7 @@ export class KnowledgeService {
       if (this.closed) return;
       this.requestDuplicates(model);
       this.requestMerge(model);
+      this.persist(model);
     } catch (error) {
       if (!this.closed && !(error instanceof SliceCancelled)) console.warn('[knowledge] background rebuild failed:', (error as Error).message);
     }
@@ -192,8 +207,9 @@ export class KnowledgeService {
     for (;;) {
       while (this.warmTimer || this.warming) await (this.warming ?? new Promise((resolve) => setTimeout(resolve, WARM_DEBOUNCE_MS)));
       await this.model();
-      await Promise.all([this.duplicates.settled(), this.merges.settled()]);
-      if (!this.warmTimer && !this.warming && !this.duplicates.computing && !this.merges.computing) return;
+      // Keeping what the model derived overlaps the similarity jobs (they run in workers).
+      await Promise.all([this.duplicates.settled(), this.merges.settled(), this.keeping.flush()]);
+      if (!this.warmTimer && !this.warming && !this.duplicates.computing && !this.merges.computing && !this.keeping.busy) return;
     }
   }
 
@@ -252,8 +268,56 @@ export class KnowledgeService {
     return model.cached('triage', () => triageInboxesSliced(model, this.slicer()));
   }
 
+  /** Keeps what `model` derived in the index once quiet and its clusters are done (a newer model cancels it). */
+  private persist(model: KnowledgeModel): void {
+    const current = this.current;
+    if (current?.model !== model || !current.stamps) return;
+    const superseded = () => this.closed || this.current !== current;
+    const inboxes = async () => {
+      await this.duplicates.settled();
+      return superseded() || this.duplicates.completedKey !== this.duplicatesKey(model) ? null : this.modelInboxes(model);
+    };
+    const slicer = new TimeSlicer(this.sliceMs, () => (superseded() ? 'a newer model or closed' : null));
+    this.keeping.schedule(() => this.persistedOf().keep(model, current.stamps!, slicer, inboxes));
+  }
+
+  /** Whether the model of the stores as they are now is built. */
+  private isCurrent(thresholds: KnowledgeThresholds): boolean {
+    return this.current?.key === this.keyOf(thresholds);
+  }
+
+  private live(thresholds: KnowledgeThresholds): LiveInputs {
+    const counters = this.counters();
+    return { counters: counters.state, counterInputs: counters.inputs, skills: this.side().inputs.skills, thresholds, readLine: this.readLine };
+  }
+
+  /** An entry's detail from the state kept in the index, before the model is built; null when the model must answer. */
+  async detailFromDisk(id: string, tier: EntryTier | undefined): Promise<EntryDetail | null> {
+    await this.index.ready;
+    const thresholds = this.thresholds().values;
+    return this.isCurrent(thresholds) ? null : this.persistedOf().detailFor(id, tier, () => this.live(thresholds));
+  }
+
+  /** A Directives page from the rows kept in the index, before the model is built; null when the model must answer. */
+  async directivesFromDisk(query: Input<typeof DirectivesQuery>): Promise<ReturnType<typeof listDirectives> | null> {
+    await this.index.ready;
+    const thresholds = this.thresholds().values;
+    return this.isCurrent(thresholds) ? null : this.persistedOf().directivesFor(query, () => this.live(thresholds));
+  }
+
   async inboxes(): Promise<Inboxes> {
-    const model = await this.model();
+    await this.index.ready;
+    const current = this.current;
+    const thresholds = this.thresholds().values;
+    // Until the model and its clusters are current, the inboxes kept for these very stores.
+    if (!(current && this.isCurrent(thresholds) && this.duplicates.completedKey === this.duplicatesKey(current.model))) {
+      const stored = this.persistedOf().inboxesFor(thresholds);
+      if (stored) return { ...stored.inboxes, duplicatesFreshness: { stale: false, computing: this.computing || this.building !== null, asOf: stored.asOf } };
+    }
+    return this.modelInboxes(await this.model());
+  }
+
+  private async modelInboxes(model: KnowledgeModel): Promise<Inboxes> {
     const triage = this.triage(model);
     const { value, freshness } = await this.duplicates.get(this.duplicatesKey(model), model.builtAt, () => this.jobs.duplicates(model));
     return { ...(await triage), duplicates: value, duplicatesFreshness: freshness };
@@ -288,5 +352,6 @@ export class KnowledgeService {
     await this.jobs.dispose();
     await this.warming?.catch(() => undefined);
     await this.building?.catch(() => undefined);
+    await this.keeping.dispose();
   }
 }

@@ -39,9 +39,12 @@ export function createKnowledgeHandlers(ctx: CoreContext): Pick<CallHandlers, Kn
   const service = () => knowledgeOf(ctx.workspaces.current);
   return {
     'knowledge.thresholds': () => service().thresholds(),
-    // The entry's line is read back from its store: a file changed meanwhile is re-read and the detail asked again of the newer model.
+    // The entry's line is read back from its store: a file changed meanwhile is re-read and the detail asked again.
     'knowledge.detail': ({ id, tier }) =>
       storeIndexOf(ctx.workspaces.current).fresh(async () => {
+        // Re-opened on unchanged stores: answered from the index while the model is rebuilt.
+        const kept = await service().detailFromDisk(id, tier);
+        if (kept) return kept;
         const model = await service().model();
         const entry = model.find(id, tier);
         if (!entry) throw new ConsoleError('not_found', `No knowledge entry with id ${id}${tier ? ` in the ${tier} tier` : ''}`);
@@ -58,7 +61,7 @@ export function createKnowledgeHandlers(ctx: CoreContext): Pick<CallHandlers, Kn
       return { ...page, items: page.items.map((item) => ({ ...item, markers: markers[String(item.rid)] ?? null })), asOf };
     },
     'knowledge.inboxes': () => service().inboxes(),
-    'knowledge.directives': async (query) => listDirectives(await service().model(), query),
+    'knowledge.directives': async (query) => (await service().directivesFromDisk(query)) ?? listDirectives(await service().model(), query),
     'knowledge.previewInjection': (input) => service().previewInjection(input),
     'knowledge.export': async ({ format, filter, sort }) => {
       const index = storeIndexOf(ctx.workspaces.current);

@@ -4,7 +4,7 @@
  * `<workspace.cacheDir>/store-index.sqlite`. Bump INDEX_SCHEMA_VERSION whenever the tables or
  * what goes into them change: a database with another version is deleted and rebuilt.
  */
-export const INDEX_SCHEMA_VERSION = 11;
+export const INDEX_SCHEMA_VERSION = 12;
 export const INDEX_FILE_NAME = 'store-index.sqlite';
 
 // Row tables (entries, events, receipts, records) hold one row per store record, pointing at its
@@ -154,6 +154,15 @@ CREATE TABLE defects (
 );
 CREATE INDEX defects_file ON defects(file_id, offset);
 CREATE INDEX defects_store ON defects(store_key, file_id, offset);
+
+-- Derived knowledge state (derived-store.ts), so a re-open answers before the model is rebuilt.
+-- Values are JSON split in parts; part -1 holds the stamp (the fingerprint they were computed
+-- at) and the part count, written last. Bigram postings of the active lessons (by tier group,
+-- tokens hashed) with each lesson's tokens, to find an entry's counterparts without the model.
+-- (A rowid table: its values run to kilobytes, which a WITHOUT ROWID table stores at twice the size.)
+CREATE TABLE derived_values (name TEXT NOT NULL, part INTEGER NOT NULL, value TEXT NOT NULL, PRIMARY KEY (name, part));
+CREATE TABLE derived_bigrams (grp INTEGER NOT NULL, token INTEGER NOT NULL, rid INTEGER NOT NULL, PRIMARY KEY (grp, token, rid)) WITHOUT ROWID;
+CREATE TABLE derived_lessons (rid INTEGER PRIMARY KEY, grp INTEGER NOT NULL, tokens TEXT NOT NULL);
 `;
 
 /**

@@ -1,0 +1,175 @@
+import type Database from 'better-sqlite3';
+import type { IndexedEntryLine } from './knowledge-source';
+import type { IndexDb } from './open-index';
+import { storedLineSql } from './stored-lines';
+
+/**
+ * Where the knowledge layer keeps what it derived from the stores (`derived_*` tables, schema.ts),
+ * so a re-open of an unchanged workspace answers before its model is rebuilt. Every value carries
+ * a stamp: the content fingerprint of the stores it was computed from. Unlike
+ * KnowledgeSource.fingerprint (which moves whenever a file is looked at again, a missing file on
+ * every open), a content fingerprint moves only when what the index holds for a file does: its
+ * identity, size, mtime and head/tail hashes, offsets and counts, plus the entries' highest rid
+ * and count (a re-read file gets new rids, which the bigram postings name).
+ */
+
+/** A lesson's postings: its tier group (0 project, 1 hive) and hashed bigram tokens (distinct). */
+export interface LessonPostings {
+  rid: number;
+  grp: number;
+  tokens: readonly number[];
+}
+
+/** One stored entry line with its place in file order. */
+export type IndexedEntryAt = IndexedEntryLine;
+
+const ENTRY_COLUMNS = `e.rid, e.file_id AS fileId, e.store_key AS storeKey, e.collection, e.tier, e.line, ${storedLineSql('e', 'f')} AS raw, f.path`;
+const RID_CHUNK = 500;
+/** The part of a value holding its stamp and part count. */
+const HEADER = -1;
+
+export class DerivedStore {
+  private readonly statements = new Map<string, Database.Statement>();
+
+  constructor(private readonly db: IndexDb) {}
+
+  private prepare(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) this.statements.set(sql, (statement = this.db.prepare(sql)));
+    return statement;
+  }
+
+  /** The content fingerprint of the given stores (see above); with `entries`, of the entries table too. */
+  contentFingerprint(storeKeys: readonly string[], entries: boolean): string {
+    const files = this.prepare(
+      `SELECT coalesce(group_concat(f, ','), '') FROM (SELECT id || ':' || store_key || ':' || status || ':' || coalesce(dev, '') || ':' || coalesce(ino, '') || ':' || coalesce(size, '') || ':' ||
+        coalesce(mtime_ms, '') || ':' || coalesce(head_sha, '') || ':' || coalesce(tail_sha, '') || ':' || end_offset || ':' || next_line || ':' || records AS f
+        FROM files WHERE store_key IN (SELECT value FROM json_each(?)) ORDER BY id)`,
+    )
+      .pluck()
+      .get(JSON.stringify(storeKeys)) as string;
+    if (!entries) return files;
+    const rows = this.prepare("SELECT coalesce(max(rid), 0) || ':' || count(*) FROM entries").pluck().get() as string;
+    return `${files}|${rows}`;
+  }
+
+  /** A value's parts when it was stored under `stamp` (complete), else null. */
+  readValue(name: string, stamp: string): string[] | null {
+    const header = this.prepare('SELECT value FROM derived_values WHERE name = ? AND part = ?').pluck().get(name, HEADER) as string | undefined;
+    if (header === undefined) return null;
+    const { stamp: stored, parts } = JSON.parse(header) as { stamp: string; parts: number | null };
+    if (stored !== stamp || parts === null) return null;
+    const values = this.prepare('SELECT value FROM derived_values WHERE name = ? AND part >= 0 ORDER BY part').pluck().all(name) as string[];
+    return values.length === parts ? values : null;
+  }
+
+  /** The given parts of a value stored under `stamp` (complete), in the order asked; null when not stored so. */
+  readParts(name: string, stamp: string, parts: readonly number[]): string[] | null {
+    if (this.storedStamp(name) !== stamp) return null;
+    const rows = this.prepare('SELECT part, value FROM derived_values WHERE name = ? AND part IN (SELECT value FROM json_each(?))').all(name, JSON.stringify(parts)) as { part: number; value: string }[];
+    const byPart = new Map(rows.map((row) => [row.part, row.value]));
+    const values = parts.map((part) => byPart.get(part));
+    return values.every((value) => value !== undefined) ? (values as string[]) : null;
+  }
+
+  /** The stamp a complete value was stored under, or null. */
+  storedStamp(name: string): string | null {
+    const header = this.prepare('SELECT value FROM derived_values WHERE name = ? AND part = ?').pluck().get(name, HEADER) as string | undefined;
+    return header === undefined ? null : (JSON.parse(header) as { stamp: string }).stamp;
+  }
+
+  /** Forgets a value's stamp (its parts are then rewritten, the stamp last). */
+  invalidate(name: string): void {
+    this.prepare('DELETE FROM derived_values WHERE name = ? AND part = ?').run(name, HEADER);
+  }
+
+  /** Writes parts `from`… of a value (one transaction). */
+  writeParts(name: string, from: number, parts: readonly string[]): void {
+    const insert = this.prepare('INSERT OR REPLACE INTO derived_values(name, part, value) VALUES (?, ?, ?)');
+    this.db.transaction(() => parts.forEach((value, i) => insert.run(name, from + i, value)))();
+  }
+
+  /** Writes the given parts of a value (one transaction). */
+  writePartsAt(name: string, parts: readonly (readonly [number, string])[]): void {
+    const insert = this.prepare('INSERT OR REPLACE INTO derived_values(name, part, value) VALUES (?, ?, ?)');
+    this.db.transaction(() => parts.forEach(([part, value]) => insert.run(name, part, value)))();
+  }
+
+  /** Drops the given parts of a value (all when none are given). */
+  dropParts(name: string, parts?: readonly number[]): void {
+    if (!parts) this.prepare('DELETE FROM derived_values WHERE name = ? AND part >= 0').run(name);
+    else if (parts.length) this.prepare('DELETE FROM derived_values WHERE name = ? AND part IN (SELECT value FROM json_each(?))').run(name, JSON.stringify(parts));
+  }
+
+  /**
+   * Ends a write: stamps the value; with a part count, drops parts beyond it (null: parts are
+   * keyed by the caller, who reads those it names, see readParts).
+   */
+  finishValue(name: string, stamp: string, parts: number | null): void {
+    this.db.transaction(() => {
+      if (parts !== null) this.prepare('DELETE FROM derived_values WHERE name = ? AND part >= ?').run(name, parts);
+      this.prepare('INSERT OR REPLACE INTO derived_values(name, part, value) VALUES (?, ?, ?)').run(name, HEADER, JSON.stringify({ stamp, parts }));
+    })();
+  }
+
+  /** The rids whose postings are stored. */
+  postedRids(): number[] {
+    return this.prepare('SELECT rid FROM derived_lessons').pluck().all() as number[];
+  }
+
+  /** Drops lessons and their postings (one transaction). */
+  removeLessons(rids: readonly number[]): void {
+    const lessonOf = this.prepare('SELECT grp, tokens FROM derived_lessons WHERE rid = ?');
+    const deleteToken = this.prepare('DELETE FROM derived_bigrams WHERE grp = ? AND token = ? AND rid = ?');
+    const deleteLesson = this.prepare('DELETE FROM derived_lessons WHERE rid = ?');
+    this.db.transaction(() => {
+      for (const rid of rids) {
+        const row = lessonOf.get(rid) as { grp: number; tokens: string } | undefined;
+        if (!row) continue;
+        for (const token of JSON.parse(row.tokens) as number[]) deleteToken.run(row.grp, token, rid);
+        deleteLesson.run(rid);
+      }
+    })();
+  }
+
+  /** Records lessons (their tokens, for removing them later); with `postings`, their postings too (one transaction). */
+  addLessons(lessons: readonly LessonPostings[], postings: boolean): void {
+    const insertLesson = this.prepare('INSERT OR REPLACE INTO derived_lessons(rid, grp, tokens) VALUES (?, ?, ?)');
+    const insertToken = this.prepare('INSERT OR IGNORE INTO derived_bigrams(grp, token, rid) VALUES (?, ?, ?)');
+    this.db.transaction(() => {
+      for (const lesson of lessons) {
+        insertLesson.run(lesson.rid, lesson.grp, JSON.stringify(lesson.tokens));
+        if (postings) for (const token of lesson.tokens) insertToken.run(lesson.grp, token, lesson.rid);
+      }
+    })();
+  }
+
+  /** Adds postings (grp, token, rid) — fastest in key order (one transaction). */
+  addPostings(postings: readonly (readonly [number, number, number])[]): void {
+    const insertToken = this.prepare('INSERT OR IGNORE INTO derived_bigrams(grp, token, rid) VALUES (?, ?, ?)');
+    this.db.transaction(() => postings.forEach(([grp, token, rid]) => insertToken.run(grp, token, rid)))();
+  }
+
+  /** Rids of the group's lessons sharing at least `minShared` of the tokens. */
+  sharingTokens(grp: number, tokens: readonly number[], minShared: number): number[] {
+    if (tokens.length === 0) return [];
+    return this.prepare('SELECT rid FROM derived_bigrams WHERE grp = ? AND token IN (SELECT value FROM json_each(?)) GROUP BY rid HAVING count(*) >= ?')
+      .pluck()
+      .all(grp, JSON.stringify(tokens), minShared) as number[];
+  }
+
+  /** Every stored line whose indexed id is `id`, in file order. */
+  entriesWithId(id: string): IndexedEntryAt[] {
+    return this.prepare(`SELECT ${ENTRY_COLUMNS} FROM entries e JOIN files f ON f.id = e.file_id WHERE e.id = ? ORDER BY e.file_id, e.line`).all(id) as IndexedEntryAt[];
+  }
+
+  /** The given entries in file order (rids no longer indexed are left out). */
+  entriesByRid(rids: readonly number[]): IndexedEntryAt[] {
+    const out: IndexedEntryAt[] = [];
+    for (let i = 0; i < rids.length; i += RID_CHUNK) {
+      const chunk = JSON.stringify(rids.slice(i, i + RID_CHUNK));
+      out.push(...(this.prepare(`SELECT ${ENTRY_COLUMNS} FROM entries e JOIN files f ON f.id = e.file_id WHERE e.rid IN (SELECT value FROM json_each(?))`).all(chunk) as IndexedEntryAt[]));
+    }
+    return out.sort((a, b) => a.fileId - b.fileId || a.line - b.line);
+  }
+}
