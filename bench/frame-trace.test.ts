@@ -25,6 +25,18 @@ describe('frame cost from a Chromium trace', () => {
     expect(allThreadsCpuPerFrame(cost)).toBe(8);
   });
 
+  it('splits the main thread by lifecycle phase, counting nested events of a phase once', () => {
+    const events = [
+      ...meta,
+      { ph: 'X', name: 'ProxyMain::BeginMainFrame', pid: 1, tid: 10, ts: 0, dur: 10_000, tdur: 9_000 },
+      { ph: 'X', name: 'Paint', pid: 1, tid: 10, ts: 1_000, dur: 4_000, tdur: 4_000 },
+      { ph: 'X', name: 'Paint', pid: 1, tid: 10, ts: 2_000, dur: 1_000, tdur: 1_000 },
+      { ph: 'X', name: 'Layerize', pid: 1, tid: 10, ts: 6_000, dur: 2_000, tdur: 2_000 },
+      { ph: 'X', name: 'Layerize', pid: 1, tid: 11, ts: 6_000, dur: 2_000, tdur: 2_000 },
+    ];
+    expect(frameCost(JSON.stringify({ traceEvents: events })).perPhase).toEqual({ paint: 4, layerize: 2 });
+  });
+
   it('accepts the bare array form', () => {
     expect(frameCost(JSON.stringify([...meta, { ph: 'X', name: 'ProxyMain::BeginMainFrame', pid: 1, tid: 10, tdur: 4_000 }])).frames).toBe(1);
   });

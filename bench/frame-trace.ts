@@ -12,13 +12,27 @@ interface FrameCost {
   mainFrameCpu: number[];
   /** CPU per frame by process/thread name, ms, summed over every task of that thread. */
   perThread: Record<string, number>;
+  /** Renderer main-thread CPU per frame by lifecycle phase, ms (what to cut first). */
+  perPhase: Record<string, number>;
 }
+
+/** Trace event → phase. `script` includes the style and layout a script forces by reading layout. */
+const PHASES: Record<string, string> = {
+  FunctionCall: 'script',
+  UpdateLayoutTree: 'style',
+  Layout: 'layout',
+  PrePaint: 'pre-paint',
+  Paint: 'paint',
+  Layerize: 'layerize',
+  Commit: 'commit',
+};
 
 interface TraceEvent {
   ph?: string;
   name?: string;
   pid?: number;
   tid?: number;
+  ts?: number;
   dur?: number;
   tdur?: number;
   args?: { name?: string };
@@ -47,7 +61,23 @@ export function frameCost(trace: string | Buffer): FrameCost {
     }
   }
   const frames = Math.max(1, mainFrameCpu.length);
-  return { frames: mainFrameCpu.length, mainFrameCpu, perThread: Object.fromEntries([...cpu].map(([key, ms]) => [key, ms / frames])) };
+  const mainThread = events.find((e) => e.ph === 'X' && e.name === 'ProxyMain::BeginMainFrame');
+  const phases = new Map<string, number>();
+  // Phase events nest inside themselves (Paint within Paint, a function calling a function): only the outermost counts.
+  const outermostEnd = new Map<string, number>();
+  const onMain = events.filter((e) => e.ph === 'X' && mainThread && e.pid === mainThread.pid && e.tid === mainThread.tid && e.name && e.name in PHASES);
+  for (const e of onMain.sort((a, b) => (a.ts ?? 0) - (b.ts ?? 0))) {
+    const phase = PHASES[e.name!]!;
+    if ((e.ts ?? 0) < (outermostEnd.get(phase) ?? -Infinity)) continue;
+    outermostEnd.set(phase, (e.ts ?? 0) + (e.dur ?? 0));
+    phases.set(phase, (phases.get(phase) ?? 0) + (e.tdur ?? 0) / 1000);
+  }
+  return {
+    frames: mainFrameCpu.length,
+    mainFrameCpu,
+    perThread: Object.fromEntries([...cpu].map(([key, ms]) => [key, ms / frames])),
+    perPhase: Object.fromEntries([...phases].map(([phase, ms]) => [phase, ms / frames])),
+  };
 }
 
 export const mainFrameCpu = (cost: FrameCost, p: number) => percentile(cost.mainFrameCpu, p);

@@ -254,6 +254,12 @@ export async function run(report: BenchReport): Promise<void> {
         .join(', ')}`,
     );
     report.note(
+      `traced main-thread CPU per frame by phase: ${Object.entries(cost.perPhase)
+        .sort((a, b) => b[1] - a[1])
+        .map(([phase, ms]) => `${phase} ${ms.toFixed(2)} ms`)
+        .join(', ')}`,
+    );
+    report.note(
       `${SEGMENTS} segments × ${SEGMENT_FRAMES} frames at ${OPERATOR_STEP_PX} px/frame from 0–90 % of ${rows} rows, then a fling top→bottom in ${TRAVERSE_FRAMES} frames (${Math.round(traverse.scrollHeight / TRAVERSE_FRAMES)} px/frame, reached ${Math.round((traverse.scrolledTo / Math.max(1, traverse.scrollHeight)) * 100)} %); a frame is over budget above ${limit.toFixed(1)} ms (idle vsync × 1.25)`,
     );
     const [load1] = os.loadavg();

@@ -5,6 +5,7 @@ import { columnLayout } from './column-layout';
 import type { PagedRows } from './paged-rows';
 import { fullRange, sameRange, slotIndex } from './row-slots';
 import { createRowWindow } from './row-window';
+import { createTextWidth, type TextWidth } from './text-width';
 import { resolveOrder, type ColumnState, type SortState } from './table-state';
 
 /**
@@ -26,9 +27,13 @@ export interface TableColumn<Row> {
   align?: 'left' | 'right';
   /** What the column's concept means (glossary words): the header's tooltip and accessible description. */
   description?: string;
-  /** Content can be wider than the column: clip it with an ellipsis. Off by default because
-   *  every clipped cell is a clip node the compositor re-layerizes on each scrolled frame. */
-  clip?: boolean;
+  /**
+   * Content can be wider than the column: clip it with an ellipsis. Off by default because every
+   * clipped cell is a clip node the compositor re-layerizes on each scrolled frame. `true` clips
+   * every cell of the column; a function says whether this row's content is wider than
+   * `available` px (measured with `text`, which reads no layout), so only cells that overflow clip.
+   */
+  clip?: boolean | ((row: Row, available: number, text: TextWidth) => boolean);
   /**
    * Renders the cell as TEXT/elements — never as HTML. `row` follows the recycled slot from row
    * to row: plain values re-render as text in place, and components given `row()` props update
@@ -67,6 +72,8 @@ interface VirtualTableProps<Row> {
 
 /** Must match `.vt-header { height }` in table.css (a style attribute would break the CSP). */
 const HEADER_HEIGHT = 30;
+/** Must match `.vt-td { padding }` in table.css: the width a cell's content has is its column's less this. */
+const CELL_PADDING = 16;
 /** Rows loaded ahead of the view in the direction it scrolls (two blocks of the Knowledge table). */
 const READ_AHEAD = 400;
 
@@ -110,6 +117,12 @@ export function VirtualTable<Row extends Record<string, any>>(props: VirtualTabl
     onCleanup(() => observer.disconnect());
   });
   const layout = createMemo(() => columnLayout(visible(), paneWidth()));
+  const available = createMemo(() => new Map(visible().map((column, i) => [column.id, layout().widths[i]! - CELL_PADDING])));
+  const text = createTextWidth(() => {
+    const style = getComputedStyle(scrollElement!);
+    return { family: style.fontFamily, size: parseFloat(style.fontSize) };
+  });
+  const clips = (column: TableColumn<Row>, row: Row) => (typeof column.clip === 'function' ? column.clip(row, available().get(column.id) ?? 0, text) : column.clip === true);
   const rowWindow = createRowWindow({
     count: () => props.rows.total(),
     rowHeight,
@@ -214,7 +227,7 @@ export function VirtualTable<Row extends Record<string, any>>(props: VirtualTabl
                     {(loaded) => (
                       <For each={visible()}>
                         {(column) => (
-                          <div role="gridcell" class="vt-td" classList={{ right: column.align === 'right', clip: column.clip === true }} title={column.tooltip?.(loaded())}>
+                          <div role="gridcell" class="vt-td" classList={{ right: column.align === 'right', clip: clips(column, loaded()) }} title={column.tooltip?.(loaded())}>
                             {column.cell(loaded)}
                           </div>
                         )}
