@@ -19,6 +19,12 @@ function sourceWorkerFor(entryFromRepo: string): WorkerSpec {
   return { filename: bootstrap, options: { eval: true } };
 }
 
+/** Any worker of main/ by its built name, from sources (for startWorkersFromSources). */
+export const sourceWorkerByName = (name: string): WorkerSpec | null => {
+  const entries: Record<string, string> = { 'similarity-worker': 'main/core/knowledge/similarity-worker.ts', 'receipt-hash-worker': 'main/core/receipts/receipt-hash-worker.ts' };
+  return entries[name] ? sourceWorkerFor(entries[name]) : null;
+};
+
 /** The knowledge model's similarity worker, from sources. */
 export const sourceWorkerSpec = (): WorkerSpec => sourceWorkerFor('main/core/knowledge/similarity-worker.ts');
 

@@ -5,6 +5,19 @@ import type { WorkerOptions } from 'node:worker_threads';
 
 export type WorkerSpec = { filename: string; options: WorkerOptions };
 
+/** How to start a worker from the TypeScript sources, where a harness says so (see startWorkersFromSources). */
+let fromSources: ((name: string) => WorkerSpec | null) | null = null;
+
+/**
+ * For a harness running the core from its TypeScript sources (`npm run bench`): start the named
+ * workers its way (testing/workers/source-worker.ts registers tsx inside the worker) instead of
+ * working in-thread, so what it measures is what the built app does — clustering and the tier
+ * merge on a worker thread. The product never calls this.
+ */
+export function startWorkersFromSources(resolve: ((name: string) => WorkerSpec | null) | null): void {
+  fromSources = resolve;
+}
+
 /**
  * The compiled worker `<name>.js` that electron-vite emits next to the bundle (out/main/, shared by
  * the app's index.js and the CLI's cli.js; one folder up, should the calling module land in a chunk
@@ -15,7 +28,7 @@ export type WorkerSpec = { filename: string; options: WorkerOptions };
  */
 export function builtWorker(callerUrl: string, name: string): WorkerSpec | null {
   const here = fileURLToPath(callerUrl);
-  if (here.endsWith('.ts')) return null;
+  if (here.endsWith('.ts')) return fromSources?.(name) ?? null;
   const unpacked = here.replace(`app.asar${path.sep}`, `app.asar.unpacked${path.sep}`);
   for (const dir of [path.dirname(unpacked), path.dirname(path.dirname(unpacked))]) {
     const file = path.join(dir, `${name}.js`);
