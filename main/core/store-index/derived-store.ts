@@ -49,7 +49,10 @@ export class DerivedStore {
       .pluck()
       .get(JSON.stringify(storeKeys)) as string;
     if (!entries) return files;
-    const rows = this.prepare("SELECT coalesce(max(rid), 0) || ':' || count(*) FROM entries").pluck().get() as string;
+    // The highest rid (a file read again gets new rids even with the same count). No count(*): it
+    // scans the table (16 ms at 50k entries, three times per update), and each file's record count,
+    // size and offsets are already in `files` above.
+    const rows = this.prepare('SELECT coalesce(max(rid), 0) FROM entries').pluck().get() as number;
     return `${files}|${rows}`;
   }
 
