@@ -15,6 +15,7 @@ import type { BenchReport } from './report';
 import { percentile } from './report';
 import { createConsoleCore } from '../main/core/console-core';
 import { storeIndexOf } from '../main/core/rpc/store-handlers';
+import { seededRandom } from '../testing/stores/synthetic-stores';
 import { generateDemoWorkspace } from '../main/demo/generate';
 import { StoreIndexService } from '../main/core/store-index/store-index-service';
 import { discoverFiles, locateStores, type StoreFile } from '../main/core/stores/locate';
@@ -87,15 +88,6 @@ function fileSize(file: StoreFile): number {
   }
 }
 
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A bare loop: read each file, split on newlines, JSON.parse every line. */
 export function bareParse(files: string[]): { ms: number; bytes: number; lines: number } {
@@ -181,7 +173,7 @@ export async function run(report: BenchReport): Promise<void> {
       await call('stores.summary', {});
       report.figure('re-open of an indexed workspace (unchanged files)', performance.now() - t0, 'ms');
 
-      const random = seeded(11);
+      const random = seededRandom(11);
       const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
       // Filter values drawn from what was indexed (not timed).
       const db = storeIndexOf(core.context.workspaces.current).db;

@@ -20,7 +20,8 @@ interface SyntheticFiles {
   bytes: number;
 }
 
-function rng(seed: number): () => number {
+/** mulberry32: a seeded random number in [0, 1), the same sequence for the same seed (fixtures, fuzzing, benches). */
+export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -78,7 +79,7 @@ class ChunkWriter {
 }
 
 export function writeSyntheticStores(projectDir: string, hiveDir: string, scale: SyntheticScale, seed = 7): SyntheticFiles {
-  const random = rng(seed);
+  const random = seededRandom(seed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
   const words = (n: number) => Array.from({ length: n }, () => pick(WORDS)).join(' ');
   const lessonWords = (n: number) => Array.from({ length: n }, () => pick(LESSON_VOCABULARY)).join(' ');

@@ -1,7 +1,8 @@
+import { cachedPrepare } from './cached-prepare';
+import { ENTRY_COLUMNS } from './knowledge-source';
 import type Database from 'better-sqlite3';
 import type { IndexedEntryLine } from './knowledge-source';
 import type { IndexDb } from './open-index';
-import { storedLineSql } from './stored-lines';
 
 /**
  * Where the knowledge layer keeps what it derived from the stores (`derived_*` tables, schema.ts),
@@ -23,20 +24,15 @@ export interface LessonPostings {
 /** One stored entry line with its place in file order. */
 export type IndexedEntryAt = IndexedEntryLine;
 
-const ENTRY_COLUMNS = `e.rid, e.file_id AS fileId, e.store_key AS storeKey, e.collection, e.tier, e.line, ${storedLineSql('e', 'f')} AS raw, f.path`;
 const RID_CHUNK = 500;
 /** The part of a value holding its stamp and part count. */
 const HEADER = -1;
 
 export class DerivedStore {
-  private readonly statements = new Map<string, Database.Statement>();
+  private readonly prepare: (sql: string) => Database.Statement;
 
-  constructor(private readonly db: IndexDb) {}
-
-  private prepare(sql: string): Database.Statement {
-    let statement = this.statements.get(sql);
-    if (!statement) this.statements.set(sql, (statement = this.db.prepare(sql)));
-    return statement;
+  constructor(private readonly db: IndexDb) {
+    this.prepare = cachedPrepare(db);
   }
 
   /** The content fingerprint of the given stores (see above); with `entries`, of the entries table too. */

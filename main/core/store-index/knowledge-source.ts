@@ -1,3 +1,4 @@
+import { cachedPrepare } from './cached-prepare';
 import type Database from 'better-sqlite3';
 import type { IndexDb } from './open-index';
 import { storedLineSql } from './stored-lines';
@@ -38,20 +39,16 @@ export interface EntryPosition {
 }
 
 // Line texts come from the store files (stored-lines.ts); rid order is file order within a file, so a batch reads on.
-const ENTRY_COLUMNS = `e.rid, e.file_id AS fileId, e.store_key AS storeKey, e.collection, e.tier, e.line, ${storedLineSql('e', 'f')} AS raw, f.path`;
+export const ENTRY_COLUMNS = `e.rid, e.file_id AS fileId, e.store_key AS storeKey, e.collection, e.tier, e.line, ${storedLineSql('e', 'f')} AS raw, f.path`;
 const ENTRY_FROM = 'entries e JOIN files f ON f.id = e.file_id';
 /** SQLite's default limit on bound parameters is far above this; it keeps statements short. */
 const RID_CHUNK = 500;
 
 export class KnowledgeSource {
-  private readonly statements = new Map<string, Database.Statement>();
+  private readonly prepare: (sql: string) => Database.Statement;
 
-  constructor(private readonly db: IndexDb) {}
-
-  private prepare(sql: string): Database.Statement {
-    let statement = this.statements.get(sql);
-    if (!statement) this.statements.set(sql, (statement = this.db.prepare(sql)));
-    return statement;
+  constructor(private readonly db: IndexDb) {
+    this.prepare = cachedPrepare(db);
   }
 
   /**
