@@ -157,6 +157,26 @@ describe('the layer checker fails on a planted break (in memory)', () => {
     ).toEqual([`main/core/rpc/e.ts -> ${ELECTRON} (${rule}; line 1)`, `main/core/rpc/e.ts -> ${ELECTRON}/main (${rule}; line 2)`]);
   });
 
+  it('(f) one area of the page importing another, even a stylesheet; what they share comes from components/', () => {
+    const page = (file: string, text: string) =>
+      new Map([
+        ...base(),
+        ['renderer/src/views/knowledge/rows.ts', 'export interface Row {}'],
+        ['renderer/src/views/knowledge/knowledge.css', '.kv-body {}'],
+        ['renderer/src/components/writes/EntryActions.tsx', "import '../../../../shared/contract/index';"],
+        [file, text],
+      ]);
+    expect(check(page('renderer/src/views/directives/D.tsx', "import '../knowledge/knowledge.css';\nimport type { Row } from '../knowledge/rows';"))).toEqual([
+      'renderer/src/views/directives/D.tsx -> renderer/src/views/knowledge/knowledge.css (layer renderer/views/directives may not import renderer/views/knowledge, line 1)',
+      'renderer/src/views/directives/D.tsx -> renderer/src/views/knowledge/rows.ts (layer renderer/views/directives may not import renderer/views/knowledge, line 2)',
+    ]);
+    expect(check(page('renderer/src/views/directives/D.tsx', "import '../../components/writes/EntryActions';\nimport '../../../../shared/contract';"))).toEqual([]);
+    // The shared parts never reach up into an area.
+    expect(check(page('renderer/src/components/C.tsx', "import '../views/knowledge/rows';"))).toEqual([
+      'renderer/src/components/C.tsx -> renderer/src/views/knowledge/rows.ts (layer renderer may not import renderer/views/knowledge, line 1)',
+    ]);
+  });
+
   it('a file in no layer, and an exception nothing uses any more', () => {
     expect(check(withFile('main/stray.ts', ''))).toEqual(['main/stray.ts -> (none) (no layer declares this file)']);
     const stale = checkLayers(buildImportGraph(base()), {

@@ -1,5 +1,6 @@
 import { Match, onCleanup, Switch, type JSX } from 'solid-js';
 import type { ConsoleApi } from '../../shared/contract';
+import './components/parts.css';
 import { ApiContext } from './api/port';
 import { AreaBoundary } from './components/AreaBoundary';
 import { GlossarySheet } from './components/GlossarySheet';

@@ -4,7 +4,8 @@
 //
 // Imports point down only (a layer may skip levels, never go up; the exact arrows are in LAYERS):
 //
-//   renderer/                      ──► shared/            preload/ ──► shared/ (+ electron)
+//   renderer/src/App.tsx, main.tsx ──► renderer/src/views/<area>/ ──► renderer/ (components, state, api) ──► shared/
+//   (no area imports another: what two areas share is in components/ or state/)      preload/ ──► shared/ (+ electron)
 //   main/index.ts, main/cli/       ──► main/hosts/ ──► main/core/console-core.ts
 //   main/core:  console-core.ts
 //               rpc/
@@ -53,6 +54,8 @@ const SHARED = 'shared';
 const AREAS = ['core/knowledge', 'core/receipts', 'core/skills', 'core/curator', 'core/bridge', 'core/hive', 'core/swarm', 'core/history'];
 /** What an area stands on. */
 const AREA_BASE = ['core/human', 'core/rules', 'core/store-index', 'core/stores', PLATFORM, SHARED];
+/** The page's areas: one folder per view under renderer/src/views/, none importing another. */
+const VIEW_AREAS = ['directives', 'history', 'hive', 'knowledge', 'live', 'receipts', 'skills'].map((v) => `renderer/views/${v}`);
 const CORE_LAYERS = ['core/console-core', 'core/rpc', 'core/workspace', 'core/demo-port', ...AREAS, ...AREA_BASE.filter((l) => l !== SHARED)];
 
 const area = (name: string, why: string, alsoAreas: readonly string[] = []): Layer => ({
@@ -64,7 +67,21 @@ const area = (name: string, why: string, alsoAreas: readonly string[] = []): Lay
 
 export const LAYERS: readonly Layer[] = [
   // ── the renderer process and its bridge ──
-  { name: 'renderer', paths: ['renderer/'], mayImport: [SHARED], why: 'SolidJS views; they reach the main process only through the contract' },
+  {
+    name: 'renderer/app',
+    paths: ['renderer/src/App.tsx', 'renderer/src/main.tsx'],
+    mayImport: ['renderer', ...VIEW_AREAS, SHARED],
+    why: 'the page: mounts the app and routes to one view per area',
+  },
+  ...VIEW_AREAS.map(
+    (name): Layer => ({
+      name,
+      paths: [`renderer/src/${name.slice('renderer/'.length)}/`],
+      mayImport: ['renderer', SHARED],
+      why: 'one area of the page; what two areas share lives in components/ or state/, never in another area',
+    }),
+  ),
+  { name: 'renderer', paths: ['renderer/'], mayImport: [SHARED], why: 'components, state and the api port every view stands on; they reach the main process only through the contract' },
   { name: 'preload', paths: ['preload/'], mayImport: [SHARED], why: 'contextBridge: one function per contract operation (and electron)' },
   { name: SHARED, paths: ['shared/'], mayImport: [], why: 'the zod contract; imports nothing of ours' },
 

@@ -1,4 +1,5 @@
 import { createSignal, Show, type JSX } from 'solid-js';
+import './writes/writes.css';
 
 /**
  * The person's side of a commit: a reason, and in the browser host the code printed on the

@@ -1,5 +1,5 @@
 import { createEffect, createSignal, For, on, Show, type JSX } from 'solid-js';
-import '../knowledge/knowledge.css';
+import './directives.css';
 import type { DirectiveRow } from '../../../../shared/contract/knowledge';
 import { useApi } from '../../api/port';
 import { createPagedRows } from '../../components/table/paged-rows';

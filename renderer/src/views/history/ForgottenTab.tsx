@@ -6,7 +6,7 @@ import { operatorMessage } from '../../state/error-text';
 import { plural, when } from '../../state/format';
 import { createHumanFlow } from '../../state/human-flow';
 import { createQuery, freshQuery } from '../../state/query';
-import { WriteResultBox } from '../hive/WriteResultBox';
+import { WriteResultBox } from '../../components/writes/WriteResultBox';
 import { lessonText, placeText, reasonText, unobservedText } from '../../state/history-words';
 import { HISTORY_STORES } from './history-stores';
 import { RestorePreview } from './RestorePreview';

@@ -3,7 +3,7 @@ import type { Output } from '../../../../shared/contract';
 import type { Query } from '../../state/query';
 import { ConfirmBox } from '../../components/ConfirmBox';
 import type { HumanFlow } from '../../state/human-flow';
-import { WriteResultBox } from './WriteResultBox';
+import { WriteResultBox } from '../../components/writes/WriteResultBox';
 import { plural } from '../../state/format';
 
 type RollbackPreview = Output<'hive.rollback.preview'>;

@@ -9,7 +9,7 @@ import { ConfirmBox } from '../../components/ConfirmBox';
 import { EntryPicker } from './EntryPicker';
 import { createHumanFlow } from '../../state/human-flow';
 import { QuarantinePreview } from './QuarantinePreview';
-import { WriteResultBox } from './WriteResultBox';
+import { WriteResultBox } from '../../components/writes/WriteResultBox';
 
 /**
  * Hive quarantine: pick exact hive ids, preview what would move (with the blast radius and the

@@ -2,7 +2,7 @@ import { createSignal, For, Match, Show, Switch, type JSX } from 'solid-js';
 import { freshQuery } from '../../state/query';
 import { KNOWLEDGE_STORES } from './knowledge-query';
 import { useRouter } from '../../state/router-context';
-import { EntryActions } from '../hive/EntryActions';
+import { EntryActions } from '../../components/writes/EntryActions';
 import { Badge, PriorityBadge, StatusBadge } from '../../components/Badge';
 import { MaturityPanel } from '../../components/MaturityPanel';
 import { CountersTable, FieldList, Receipts, Timeline } from './detail-sections';

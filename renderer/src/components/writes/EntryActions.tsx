@@ -1,9 +1,9 @@
 import { createSignal, For, Show, type JSX } from 'solid-js';
-import './hive.css';
+import './writes.css';
 import type { Output } from '../../../../shared/contract';
 import { useApi } from '../../api/port';
 import { createQuery } from '../../state/query';
-import { ConfirmBox } from '../../components/ConfirmBox';
+import { ConfirmBox } from '../ConfirmBox';
 import { createHumanFlow } from '../../state/human-flow';
 import { WriteResultBox } from './WriteResultBox';
 import { plural } from '../../state/format';

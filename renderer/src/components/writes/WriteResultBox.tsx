@@ -1,5 +1,6 @@
 import { For, onMount, Show, type JSX } from 'solid-js';
 import type { Output } from '../../../../shared/contract';
+import './writes.css';
 import { when, plural } from '../../state/format';
 
 /**
