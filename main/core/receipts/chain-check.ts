@@ -1,5 +1,6 @@
 import { canonicalJson, GENESIS_PREV, sha256Hex } from '../rules/canonical-json';
 import { RECEIPT_SCHEMA, RECORD_TYPES_BY_FILE, type ChainFileKind } from '../rules/receipt-format';
+import { bytesSpell } from './envelope-bytes';
 
 /**
  * The per-record rules of a V2 hash chain (journal, archive, quarantine): schema, envelope,
@@ -152,9 +153,23 @@ export class ChainChecker {
     return seq === this.lastSeq + 1 && line.startsWith(this.lastHash as string, prevAt) && (!this.withGen || gen === this.gen);
   }
 
-  commitFast(seq: number, hash: string, gen: number | null): void {
-    this.records++;
-    this.firstSeq ??= seq;
+  /** `continuesFast` with `prev` as bytes in `buf` at `prevAt` and the type by its index in FAST_TYPES. */
+  continuesFastAt(seq: number, buf: Uint8Array, prevAt: number, gen: number | null, type: string): boolean {
+    if (!this.knownTypes.has(type) || type === 'checkpoint') return false;
+    if (this.withGen && (gen === null || gen < 1)) return false;
+    if (this.lastSeq === null) return seq === 1 && bytesSpell(buf, prevAt, GENESIS_PREV) && (!this.withGen || gen === 1);
+    return seq === this.lastSeq + 1 && bytesSpell(buf, prevAt, this.lastHash as string) && (!this.withGen || gen === this.gen);
+  }
+
+  /** Whether a record of this type can continue the chain on the fast path at all. */
+  fastType(type: string): boolean {
+    return this.knownTypes.has(type) && type !== 'checkpoint';
+  }
+
+  /** `commitFast` for `count` records in a row that each continued the one before; the last is given. */
+  commitFast(seq: number, hash: string, gen: number | null, count = 1): void {
+    this.records += count;
+    this.firstSeq ??= seq - count + 1;
     this.lastSeq = seq;
     this.lastHash = hash;
     if (this.withGen) this.gen = gen;
