@@ -142,18 +142,10 @@ export class ChainChecker {
 
   /**
    * The fast path for an ordinary record: does its envelope continue the chain exactly? `prev`
-   * is compared in place (`line`, the latin1 text of the line, from `prevAt`). Changes nothing; after the caller has
-   * also confirmed the record hash, `commitFast` records it. Anything else goes to `check()`
-   * with the parsed record, for an exact report.
+   * is compared in place, as the 64 bytes at `prevAt` in `buf`. Changes nothing; after the
+   * caller has also confirmed the record hash, `commitFast` records it. Anything else goes to
+   * `check()` with the parsed record, for an exact report.
    */
-  continuesFast(seq: number, line: string, prevAt: number, gen: number | null, type: string): boolean {
-    if (!this.knownTypes.has(type) || type === 'checkpoint') return false;
-    if (this.withGen && (gen === null || gen < 1)) return false;
-    if (this.lastSeq === null) return seq === 1 && line.startsWith(GENESIS_PREV, prevAt) && (!this.withGen || gen === 1);
-    return seq === this.lastSeq + 1 && line.startsWith(this.lastHash as string, prevAt) && (!this.withGen || gen === this.gen);
-  }
-
-  /** `continuesFast` with `prev` as bytes in `buf` at `prevAt` and the type by its index in FAST_TYPES. */
   continuesFastAt(seq: number, buf: Uint8Array, prevAt: number, gen: number | null, type: string): boolean {
     if (!this.knownTypes.has(type) || type === 'checkpoint') return false;
     if (this.withGen && (gen === null || gen < 1)) return false;

@@ -78,7 +78,9 @@ export class FastEnvelope {
 
 /**
  * Reads the envelope of one canonical line, `text[start, end)`: bytes decoded as latin1 (often a
- * block of several lines), so string indices are byte offsets. Canonical JSON sorts top-level keys, so `gen` < `hash` <
+ * block of several lines), so string indices are byte offsets. The verifier reads envelopes on
+ * the bytes (`readEnvelopeBytes`, envelope-bytes.ts), making exactly this reader's decisions;
+ * this one is their reference. Canonical JSON sorts top-level keys, so `gen` < `hash` <
  * `prev` < `schema` < `seq` < `type` appear in that order; they are looked for backwards from
  * the end (the engine's native search), since the bulky members (entries, evidence) sort early.
  * Fills `out` and returns true, or returns false when anything looks unexpected.
@@ -147,22 +149,6 @@ export class LineHasher {
     source.copy(this.buf, 0, start, cutStart);
     source.copy(this.buf, cutStart - start, cutEnd, end);
     return sha256HexOf(this.buf.subarray(0, length));
-  }
-
-  /**
-   * The same digest without a copy: the bytes after the member move left over it (one memmove
-   * inside the line). The line is left altered; `restore()` puts it back for the exact path.
-   */
-  hashCutInPlace(buf: Buffer, start: number, end: number, cut: number): string {
-    buf.copyWithin(cut, cut + HASH_MEMBER_BYTES, end);
-    // A plain Uint8Array view: Buffer#subarray costs several times more per line.
-    return sha256HexOf(new Uint8Array(buf.buffer, buf.byteOffset + start, end - HASH_MEMBER_BYTES - start));
-  }
-
-  /** Undoes `hashCutInPlace`: `member` is the exact text that was cut. */
-  restore(buf: Buffer, end: number, cut: number, member: string): void {
-    buf.copyWithin(cut + HASH_MEMBER_BYTES, cut, end - HASH_MEMBER_BYTES);
-    buf.write(member, cut, 'latin1');
   }
 }
 
