@@ -34,13 +34,16 @@ export interface HashedLines {
 const NEWLINE = 0x0a;
 const HEX = 64;
 
+/** Meta of the block being hashed, reused from block to block (only its used part is handed back, as a copy). */
+let work = new Float64Array(0);
+
 /** Hashes every line of `block`, which holds whole lines, each ended by `\n`. The bytes are left as they were. */
 export function hashLines(bytes: Uint8Array, withGen: boolean): HashedLines {
   // Buffer#indexOf is memchr; a plain Uint8Array's (what a worker receives) compares byte by byte.
   const block = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
   const envelope = new FastEnvelope();
-  let meta = new Float64Array((Math.ceil(block.length / 256) + 8) * META_FIELDS);
+  let meta = work.length >= (block.length / 256 + 8) * META_FIELDS ? work : new Float64Array((Math.ceil(block.length / 256) + 8) * META_FIELDS);
   let count = 0;
   let previous = -1; // meta index of the line before, when it is HASHED
   for (let start = 0, end = block.indexOf(NEWLINE); end !== -1; start = end + 1, end = block.indexOf(NEWLINE, start), count++) {
@@ -50,10 +53,11 @@ export function hashLines(bytes: Uint8Array, withGen: boolean): HashedLines {
       grown.set(meta);
       meta = grown;
     }
-    meta[m + 4] = start;
-    meta[m + 5] = end;
     const hash = readEnvelopeBytes(block, start, end, withGen, envelope) ? verifiedOwnHash(block, start, end, envelope) : null;
     if (hash === null) {
+      meta.fill(0, m, m + META_FIELDS);
+      meta[m + 4] = start;
+      meta[m + 5] = end;
       previous = -1;
       continue;
     }
@@ -62,14 +66,15 @@ export function hashLines(bytes: Uint8Array, withGen: boolean): HashedLines {
     meta[m + 1] = envelope.seq;
     meta[m + 2] = gen;
     meta[m + 3] = envelope.typeIndex;
+    meta[m + 4] = start;
+    meta[m + 5] = end;
     meta[m + 6] = envelope.prevAt;
     meta[m + 7] = envelope.hashAt;
-    if (previous !== -1 && meta[previous + 1] === envelope.seq - 1 && meta[previous + 2] === gen && sameHex(view, envelope.prevAt, meta[previous + 7]!)) {
-      meta[m + 8] = LINKED;
-    }
+    meta[m + 8] = previous !== -1 && meta[previous + 1] === envelope.seq - 1 && meta[previous + 2] === gen && sameHex(view, envelope.prevAt, meta[previous + 7]!) ? LINKED : 0;
     previous = m;
   }
-  return { count, meta: meta.subarray(0, count * META_FIELDS) };
+  work = meta;
+  return { count, meta: meta.slice(0, count * META_FIELDS) };
 }
 
 /** The 64 bytes at `a` equal those at `b`? (16 four-byte loads: a byte loop costs a tenth of a µs.) */
