@@ -6,9 +6,10 @@ import { HASHED, hashLines, LINKED, META_FIELDS, type HashedLines } from './rece
 
 /**
  * Checks the lines of one chained file in order, counting them (every line, also after a
- * break). Ordinary records take the fast path — in-thread, line by line (`line`), or with their
- * own hashes already checked by a worker (`hashed`), where only the links are left to check
- * here; anything unusual is parsed and checked exactly by `ChainChecker`.
+ * break). Ordinary records take the fast path: a block's envelopes, own hashes and links inside
+ * the block are read by `hashLines` (receipt-hash-lines.ts, in a worker or in this thread), and
+ * `hashed` checks the chain in order; a line joined across chunks goes through `line`, with the
+ * same byte-level reader. Anything unusual is parsed and checked exactly by `ChainChecker`.
  */
 
 export type OnRecord = (record: Record<string, unknown>, at: RecordLocation) => void;

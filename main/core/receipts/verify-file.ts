@@ -9,8 +9,9 @@ import type { ChainFileKind } from '../rules/receipt-format';
  * Verifies one chained V2 file (journal, archive or quarantine) read-only and streaming: the
  * file is opened 'r', read in chunks up to the size it had when opened, and never written.
  * Lines are checked in order by `LineVerifier` (line-verifier.ts). With a hash pool, blocks of
- * whole lines go to worker threads, which read each line's envelope and check its own hash, while
- * this thread reads ahead and checks the links between records in order: same report, every core.
+ * whole lines go to worker threads, which read each line's envelope, check its own hash and its
+ * link to the line before it in the block, while this thread reads ahead and checks the chain in
+ * order: same report, every core.
  */
 
 export interface VerifyOptions {
