@@ -133,6 +133,18 @@ describe('verifiedOwnHash', () => {
     expect(block.equals(copy)).toBe(true);
   });
 
+  it('confirms a record longer than the scratch memory it keeps, and the next ordinary one', () => {
+    const builder = new ChainBuilder();
+    builder.terminal('t-1', 'e-1', 'applied', 'reviewer', { reason: 'x'.repeat(3 * 1024 * 1024) });
+    builder.terminal('t-2', 'e-1', 'applied', 'reviewer');
+    const [huge, next] = builder.text().split('\n') as [string, string];
+    for (const [line, record] of [[huge, builder.records[0]!], [next, builder.records[1]!]] as const) {
+      const { block, start, envelope, bytes } = bothReaders(line, '', '', true);
+      expect(bytes.ok).toBe(true);
+      expect(verifiedOwnHash(block, start, start + line.length, envelope)).toBe(record.hash);
+    }
+  });
+
   it('refuses a stored hash that differs in any one of its 64 digits', () => {
     const line = lines[1]!;
     const valueAt = line.indexOf('"hash":"') + 8;

@@ -142,22 +142,25 @@ export function bytesSpell(buf: Uint8Array, at: number, hex: string): boolean {
 /** Buffer's own latin1 decoder (what `toString('latin1', …)` calls after checking its arguments). */
 type LatinSlicer = Buffer & { latin1Slice(start: number, end: number): string };
 
+const KEPT_SCRATCH_BYTES = 1024 * 1024;
 let scratch = new Uint8Array(64 * 1024);
 
 /**
  * The hash the line `buf[start, end)` stores (its envelope read by `readEnvelopeBytes` into
- * `envelope`) when it equals SHA-256 of the line's bytes without the hash member; else null. The bytes around the member are
- * copied side by side for the one-shot hash (two copies cost less than moving the line's tail
- * over the member and back); `buf` is only read.
+ * `envelope`) when it equals SHA-256 of the line's bytes without the hash member; else null.
+ * The bytes around the member are copied side by side for the one-shot hash (two copies cost
+ * less than moving the line's tail over the member and back); `buf` is only read.
  */
 export function verifiedOwnHash(buf: Buffer, start: number, end: number, envelope: FastEnvelope): string | null {
   const cut = envelope.cutStart;
   const length = end - start - HASH_MEMBER_BYTES;
-  if (scratch.length < length) scratch = new Uint8Array(Math.max(length, scratch.length * 2));
+  // The shared buffer grows for ordinary records only; a rare huge one gets memory of its own.
+  if (scratch.length < length && length <= KEPT_SCRATCH_BYTES) scratch = new Uint8Array(Math.min(KEPT_SCRATCH_BYTES, Math.max(length, scratch.length * 2)));
+  const into = scratch.length >= length ? scratch : new Uint8Array(length);
   const bytes = buf.buffer;
   const offset = buf.byteOffset;
-  scratch.set(new Uint8Array(bytes, offset + start, cut - start));
-  scratch.set(new Uint8Array(bytes, offset + cut + HASH_MEMBER_BYTES, end - cut - HASH_MEMBER_BYTES), cut - start);
-  const digest = sha256HexOf(new Uint8Array(scratch.buffer, 0, length));
+  into.set(new Uint8Array(bytes, offset + start, cut - start));
+  into.set(new Uint8Array(bytes, offset + cut + HASH_MEMBER_BYTES, end - cut - HASH_MEMBER_BYTES), cut - start);
+  const digest = sha256HexOf(new Uint8Array(into.buffer, 0, length));
   return (buf as LatinSlicer).latin1Slice(envelope.hashAt, envelope.hashAt + 64) === digest ? digest : null;
 }
