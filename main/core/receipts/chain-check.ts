@@ -1,5 +1,6 @@
 import { canonicalJson, GENESIS_PREV, sha256Hex } from '../rules/canonical-json';
 import { RECEIPT_SCHEMA, RECORD_TYPES_BY_FILE, type ChainFileKind } from '../rules/receipt-format';
+import { bytesSpell } from './envelope-bytes';
 
 /**
  * The per-record rules of a V2 hash chain (journal, archive, quarantine): schema, envelope,
@@ -141,20 +142,26 @@ export class ChainChecker {
 
   /**
    * The fast path for an ordinary record: does its envelope continue the chain exactly? `prev`
-   * is compared in place (`line`, the latin1 text of the line, from `prevAt`). Changes nothing; after the caller has
-   * also confirmed the record hash, `commitFast` records it. Anything else goes to `check()`
-   * with the parsed record, for an exact report.
+   * is compared in place, as the 64 bytes at `prevAt` in `buf`. Changes nothing; after the
+   * caller has also confirmed the record hash, `commitFast` records it. Anything else goes to
+   * `check()` with the parsed record, for an exact report.
    */
-  continuesFast(seq: number, line: string, prevAt: number, gen: number | null, type: string): boolean {
+  continuesFastAt(seq: number, buf: Uint8Array, prevAt: number, gen: number | null, type: string): boolean {
     if (!this.knownTypes.has(type) || type === 'checkpoint') return false;
     if (this.withGen && (gen === null || gen < 1)) return false;
-    if (this.lastSeq === null) return seq === 1 && line.startsWith(GENESIS_PREV, prevAt) && (!this.withGen || gen === 1);
-    return seq === this.lastSeq + 1 && line.startsWith(this.lastHash as string, prevAt) && (!this.withGen || gen === this.gen);
+    if (this.lastSeq === null) return seq === 1 && bytesSpell(buf, prevAt, GENESIS_PREV) && (!this.withGen || gen === 1);
+    return seq === this.lastSeq + 1 && bytesSpell(buf, prevAt, this.lastHash as string) && (!this.withGen || gen === this.gen);
   }
 
-  commitFast(seq: number, hash: string, gen: number | null): void {
-    this.records++;
-    this.firstSeq ??= seq;
+  /** Whether a record of this type can continue the chain on the fast path at all. */
+  fastType(type: string): boolean {
+    return this.knownTypes.has(type) && type !== 'checkpoint';
+  }
+
+  /** `commitFast` for `count` records in a row that each continued the one before; the last is given. */
+  commitFast(seq: number, hash: string, gen: number | null, count = 1): void {
+    this.records += count;
+    this.firstSeq ??= seq - count + 1;
     this.lastSeq = seq;
     this.lastHash = hash;
     if (this.withGen) this.gen = gen;

@@ -25,7 +25,8 @@ const FAST_TYPE_VALUES = FAST_TYPES.map((type) => ({ type, value: `${type}"` }))
 /** Bytes of the member `"hash":"<64 hex>"` plus one neighbouring comma. */
 export const HASH_MEMBER_BYTES = 74;
 
-const sha256HexOf: (data: Uint8Array) => string =
+/** One-shot `crypto.hash` where the runtime has it (much less setup per call than `createHash`). */
+export const sha256HexOf: (data: Uint8Array) => string =
   typeof (crypto as { hash?: unknown }).hash === 'function'
     ? (data) => crypto.hash('sha256', data, 'hex')
     : (data) => crypto.createHash('sha256').update(data).digest('hex');
@@ -77,7 +78,9 @@ export class FastEnvelope {
 
 /**
  * Reads the envelope of one canonical line, `text[start, end)`: bytes decoded as latin1 (often a
- * block of several lines), so string indices are byte offsets. Canonical JSON sorts top-level keys, so `gen` < `hash` <
+ * block of several lines), so string indices are byte offsets. The verifier reads envelopes on
+ * the bytes (`readEnvelopeBytes`, envelope-bytes.ts), making exactly this reader's decisions;
+ * this one is their reference. Canonical JSON sorts top-level keys, so `gen` < `hash` <
  * `prev` < `schema` < `seq` < `type` appear in that order; they are looked for backwards from
  * the end (the engine's native search), since the bulky members (entries, evidence) sort early.
  * Fills `out` and returns true, or returns false when anything looks unexpected.
@@ -146,22 +149,6 @@ export class LineHasher {
     source.copy(this.buf, 0, start, cutStart);
     source.copy(this.buf, cutStart - start, cutEnd, end);
     return sha256HexOf(this.buf.subarray(0, length));
-  }
-
-  /**
-   * The same digest without a copy: the bytes after the member move left over it (one memmove
-   * inside the line). The line is left altered; `restore()` puts it back for the exact path.
-   */
-  hashCutInPlace(buf: Buffer, start: number, end: number, cut: number): string {
-    buf.copyWithin(cut, cut + HASH_MEMBER_BYTES, end);
-    // A plain Uint8Array view: Buffer#subarray costs several times more per line.
-    return sha256HexOf(new Uint8Array(buf.buffer, buf.byteOffset + start, end - HASH_MEMBER_BYTES - start));
-  }
-
-  /** Undoes `hashCutInPlace`: `member` is the exact text that was cut. */
-  restore(buf: Buffer, end: number, cut: number, member: string): void {
-    buf.copyWithin(cut + HASH_MEMBER_BYTES, cut, end - HASH_MEMBER_BYTES);
-    buf.write(member, cut, 'latin1');
   }
 }
 

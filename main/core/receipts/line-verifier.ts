@@ -1,13 +1,15 @@
 import { ChainChecker, type ChainBreak, type RecordLocation } from './chain-check';
 import { collect, type ChainFileReport } from './chain-report';
-import { FAST_TYPES, FastEnvelope, HASH_MEMBER_BYTES, LineHasher, rawHashMatches, readEnvelope } from './fast-envelope';
-import { HASHED, HEX_PER_LINE, META_FIELDS, type HashedLines } from './receipt-hash-lines';
+import { readEnvelopeBytes, verifiedOwnHash } from './envelope-bytes';
+import { FAST_TYPES, FastEnvelope, LineHasher, rawHashMatches } from './fast-envelope';
+import { HASHED, hashLines, LINKED, META_FIELDS, type HashedLines } from './receipt-hash-lines';
 
 /**
  * Checks the lines of one chained file in order, counting them (every line, also after a
- * break). Ordinary records take the fast path — in-thread, line by line (`line`), or with their
- * own hashes already checked by a worker (`hashed`), where only the links are left to check
- * here; anything unusual is parsed and checked exactly by `ChainChecker`.
+ * break). Ordinary records take the fast path: a block's envelopes, own hashes and links inside
+ * the block are read by `hashLines` (receipt-hash-lines.ts, in a worker or in this thread), and
+ * `hashed` checks the chain in order; a line joined across chunks goes through `line`, with the
+ * same byte-level reader. Anything unusual is parsed and checked exactly by `ChainChecker`.
  */
 
 export type OnRecord = (record: Record<string, unknown>, at: RecordLocation) => void;
@@ -36,6 +38,8 @@ export class LineVerifier {
   private readonly hasher = new LineHasher();
   private readonly withGen: boolean;
   private readonly envelope = new FastEnvelope();
+  /** Per index in FAST_TYPES: may a record of it continue this file's chain on the fast path? */
+  private readonly fastTypes: boolean[];
   broken: ChainBreak | null = null;
   lastGoodOffset = -1;
   lastGoodLength = 0;
@@ -48,10 +52,17 @@ export class LineVerifier {
   ) {
     this.checker = new ChainChecker(report.kind);
     this.withGen = report.kind === 'journal';
+    this.fastTypes = FAST_TYPES.map((type) => this.checker.fastType(type));
   }
 
   /** Every line of `buf[start, end)`, which ends with `\n`; the block starts at file offset `fileOffset`. */
   block(buf: Buffer, start: number, end: number, fileOffset: number): void {
+    if (!this.onRecord) {
+      // The same byte-level batch a worker runs, in this thread.
+      const block = buf.subarray(start, end);
+      this.hashed(block, hashLines(block, this.withGen), fileOffset);
+      return;
+    }
     const base = fileOffset - start;
     for (let nl = buf.indexOf(NEWLINE, start); nl !== -1 && nl < end; nl = buf.indexOf(NEWLINE, start)) {
       this.line(buf, start, nl, base + start);
@@ -64,45 +75,62 @@ export class LineVerifier {
     const lineNo = ++this.lines;
     if (this.broken) return;
     const envelope = this.envelope;
-    // latin1: one char per byte, so string indices are byte offsets within the line.
-    const text = end > start && !this.onRecord ? (buf as LatinSlicer).latin1Slice(start, end) : '';
-    if (text && readEnvelope(text, 0, text.length, this.withGen, envelope) && this.checker.continuesFast(envelope.seq, text, envelope.prevAt, envelope.gen, envelope.type)) {
-      const cut = start + envelope.cutStart;
-      const digest = this.hasher.hashCutInPlace(buf, start, end, cut);
-      if (text.startsWith(digest, envelope.hashAt)) {
-        this.checker.commitFast(envelope.seq, digest, envelope.gen);
-        this.good(fileOffset, end - start);
-        return;
-      }
-      this.hasher.restore(buf, end, cut, text.slice(envelope.cutStart, envelope.cutStart + HASH_MEMBER_BYTES));
+    let hash: string | null = null;
+    if (
+      !this.onRecord &&
+      readEnvelopeBytes(buf, start, end, this.withGen, envelope) &&
+      this.checker.continuesFastAt(envelope.seq, buf, envelope.prevAt, envelope.gen, envelope.type) &&
+      (hash = verifiedOwnHash(buf, start, end, envelope)) !== null
+    ) {
+      this.checker.commitFast(envelope.seq, hash, envelope.gen);
+      this.good(fileOffset, end - start);
+      return;
     }
     this.exactAt(buf, start, end, lineNo, fileOffset);
   }
 
   /**
-   * The lines of `block` (starting at file offset `fileOffset`), whose envelopes and own hashes a
-   * worker has read and checked (`hashed`): what is left is the chain — seq, prev, gen — in order.
+   * The lines of `block` (starting at file offset `fileOffset`), whose envelopes and own hashes
+   * `hashLines` has read and checked (`hashed`): what is left is the chain, in order. A line the
+   * batch found LINKED to the line before, once that line continued the chain, continues it too
+   * if its type may (seq, gen and prev were compared there), so a run of them is committed at
+   * once; the first line of a run is compared with the chain so far here.
    */
   hashed(block: Buffer, hashed: HashedLines, fileOffset: number): void {
-    const { meta, hex, count } = hashed;
+    const { meta, count } = hashed;
+    const fast = this.fastTypes;
+    let run = 0; // lines that continued the chain, not yet committed; the last one's meta is at `last`
+    let last = 0;
     for (let i = 0; i < count; i++) {
       const lineNo = ++this.lines;
       if (this.broken) continue;
       const m = i * META_FIELDS;
-      const start = meta[m + 4]!;
-      const end = meta[m + 5]!;
       if (meta[m] === HASHED) {
-        const seq = meta[m + 1]!;
-        const gen = this.withGen ? meta[m + 2]! : null;
-        const at = i * HEX_PER_LINE;
-        if (this.checker.continuesFast(seq, hex, at, gen, FAST_TYPES[meta[m + 3]!]!)) {
-          this.checker.commitFast(seq, hex.slice(at + 64, at + HEX_PER_LINE), gen);
-          this.good(fileOffset + start, end - start);
+        if (run > 0 && meta[m + 8] === LINKED && fast[meta[m + 3]!]) {
+          run++;
+          last = m;
           continue;
         }
+        if (run > 0) this.commitRun(block, meta, last, run, fileOffset);
+        run = 0;
+        if (this.checker.continuesFastAt(meta[m + 1]!, block, meta[m + 6]!, this.withGen ? meta[m + 2]! : null, FAST_TYPES[meta[m + 3]!]!)) {
+          run = 1;
+          last = m;
+          continue;
+        }
+      } else if (run > 0) {
+        this.commitRun(block, meta, last, run, fileOffset);
+        run = 0;
       }
-      this.exactAt(block, start, end, lineNo, fileOffset + start);
+      this.exactAt(block, meta[m + 4]!, meta[m + 5]!, lineNo, fileOffset + meta[m + 4]!);
     }
+    if (run > 0) this.commitRun(block, meta, last, run, fileOffset);
+  }
+
+  private commitRun(block: Buffer, meta: Float64Array, last: number, run: number, fileOffset: number): void {
+    const hashAt = meta[last + 7]!;
+    this.checker.commitFast(meta[last + 1]!, (block as LatinSlicer).latin1Slice(hashAt, hashAt + 64), this.withGen ? meta[last + 2]! : null, run);
+    this.good(fileOffset + meta[last + 4]!, meta[last + 5]! - meta[last + 4]!);
   }
 
   /** A line longer than the longest record accepted, starting at `fileOffset` (it is counted when its end is seen). */

@@ -9,8 +9,9 @@ import type { ChainFileKind } from '../rules/receipt-format';
  * Verifies one chained V2 file (journal, archive or quarantine) read-only and streaming: the
  * file is opened 'r', read in chunks up to the size it had when opened, and never written.
  * Lines are checked in order by `LineVerifier` (line-verifier.ts). With a hash pool, blocks of
- * whole lines go to worker threads, which read each line's envelope and check its own hash, while
- * this thread reads ahead and checks the links between records in order: same report, every core.
+ * whole lines go to worker threads, which read each line's envelope, check its own hash and its
+ * link to the line before it in the block, while this thread reads ahead and checks the chain in
+ * order: same report, every core.
  */
 
 export interface VerifyOptions {
@@ -80,15 +81,19 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
  * File chunks in order. Reads are synchronous (a page-cache read of one chunk takes about a
  * millisecond, and a thread-pool hop per chunk costs more than that on a busy machine); the
  * event loop gets a turn between chunks so a long verification never starves other work.
- * With `fresh`, each chunk has memory of its own (it may move to a worker thread); otherwise
- * one buffer is reused.
+ * With `spare` (chunks move to worker threads), each chunk has memory of its own, taken from
+ * the blocks already checked when there is one: new memory costs a page fault per 4 KiB on its
+ * first read, and dropped chunks keep the collector busy; otherwise one buffer is reused.
  */
-async function* readChunks(handle: fs.promises.FileHandle, size: number, chunkBytes: number, fresh: boolean): AsyncGenerator<Buffer> {
-  const length = Math.min(Math.max(size, 1), chunkBytes);
+async function* readChunks(handle: fs.promises.FileHandle, size: number, chunkBytes: number, spare: ArrayBuffer[] | null): AsyncGenerator<Buffer> {
+  const length = chunkBytes;
   let buffer = Buffer.allocUnsafeSlow(length);
   let position = 0;
   while (position < size) {
-    if (fresh && position > 0) buffer = Buffer.allocUnsafeSlow(length);
+    if (spare && position > 0) {
+      const reused = spare.pop();
+      buffer = reused ? Buffer.from(reused, 0, length) : Buffer.allocUnsafeSlow(length);
+    }
     const bytesRead = fs.readSync(handle.fd, buffer, 0, Math.min(buffer.length, size - position), position);
     if (bytesRead === 0) return; // truncated under us: verify what we have
     position += bytesRead;
@@ -110,6 +115,8 @@ type Piece =
 class InOrder {
   private readonly queue: Piece[] = [];
   private readonly ahead: number;
+  /** Chunk memory back from the workers and checked: `readChunks` reads into it again. */
+  readonly spare: ArrayBuffer[] = [];
 
   constructor(
     private readonly verifier: LineVerifier,
@@ -117,6 +124,7 @@ class InOrder {
     private readonly withGen: boolean,
     private readonly maxLine: number,
     private readonly handle: fs.promises.FileHandle,
+    private readonly chunkBytes: number,
   ) {
     this.ahead = pool ? 2 * pool.size : 0;
   }
@@ -148,8 +156,11 @@ class InOrder {
       } catch {
         // A worker that failed took the block's memory with it: read those bytes again, check in-thread.
       }
-      if (hashed) verifier.hashed(hashed.block, hashed.result, piece.fileOffset);
-      else {
+      if (hashed) {
+        verifier.hashed(hashed.block, hashed.result, piece.fileOffset);
+        // Nothing kept refers to these bytes (a report copies what it quotes).
+        if (hashed.block.buffer.byteLength === this.chunkBytes) this.spare.push(hashed.block.buffer as ArrayBuffer);
+      } else {
         const again = Buffer.allocUnsafe(piece.end - piece.start);
         fs.readSync(this.handle.fd, again, 0, again.length, piece.fileOffset);
         verifier.block(again, 0, again.length, piece.fileOffset);
@@ -161,13 +172,14 @@ class InOrder {
 async function scan(handle: fs.promises.FileHandle, size: number, report: ChainFileReport, options: VerifyOptions, pool: HashPool | null): Promise<void> {
   const verifier = new LineVerifier(report, options.onRecord);
   const maxLine = options.maxLineBytes ?? DEFAULT_MAX_LINE;
-  const pieces = new InOrder(verifier, pool, report.kind === 'journal', maxLine, handle);
+  const chunkBytes = Math.min(Math.max(size, 1), options.chunkBytes ?? DEFAULT_CHUNK);
+  const pieces = new InOrder(verifier, pool, report.kind === 'journal', maxLine, handle, chunkBytes);
   let carry: Buffer | null = null; // the start of a line that continues in the next chunk
   let carryOffset = 0;
   let tooLong = false; // the carry outgrew maxLine: reported once, then only counted
   let fileOffset = 0; // file offset of the chunk being scanned
 
-  for await (const chunk of readChunks(handle, size, options.chunkBytes ?? DEFAULT_CHUNK, pool !== null)) {
+  for await (const chunk of readChunks(handle, size, chunkBytes, pool !== null ? pieces.spare : null)) {
     const chunkLength = chunk.length; // a chunk given to a worker reads as empty here afterwards
     let start = 0;
     const nl = chunk.indexOf(NEWLINE, 0);
