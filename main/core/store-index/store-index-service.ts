@@ -16,10 +16,14 @@ import { ColumnCache } from './column-cache';
 import { ENTRY_COLUMNS, ENTRY_TAGS_SQL } from './entry-queries';
 import { EVENT_COLUMNS } from './event-queries';
 import { StaleLineError, lineReaderOf, type LineReader } from './stored-lines';
+import { ParseRunner } from './parse-runner';
+import type { WorkerSpec } from '../platform/util/built-worker';
 
 interface StoreIndexOptions {
   /** Follow the stores live with chokidar (default true). */
   watch?: boolean;
+  /** How to start the parse worker (default: the compiled one next to the bundle, none from sources). */
+  parseWorker?: () => WorkerSpec | null;
 }
 
 /** Rows a column cache loads per slice while it warms after the index is ready (a few ms each). */
@@ -62,9 +66,12 @@ export class StoreIndexService {
   private readonly stale = new Set<string>();
   /** Reads line texts back from the store files for this connection (stored-lines.ts). */
   private readonly lines: LineReader;
+  /** Parses big files on a worker thread while this one writes them (parse-runner.ts). */
+  private readonly parser: ParseRunner;
 
   constructor(paths: WorkspacePaths, cacheDir: string, private readonly options: StoreIndexOptions = {}) {
     this.paths = paths;
+    this.parser = new ParseRunner(options.parseWorker);
     this.index = openIndex(cacheDir);
     this.writer = new IndexWriter(this.index.db);
     this.initialBuild = !hasBulkIndexes(this.index.db);
@@ -77,10 +84,17 @@ export class StoreIndexService {
     // yet), once the query that met it has ended (the connection is busy until then).
     this.lines.onStale = (stalePath) => queueMicrotask(() => void this.resync(stalePath));
     this.relocate();
+    // A first build reads everything: start the worker now, so its start-up overlaps the file scan.
+    if (this.initialBuild) void this.parser.available();
     this.ready = this.start();
     this.ready.catch((error) => console.error('[store-index] initial ingest failed:', error));
     this.warmed = this.ready.then(() => this.warmColumns());
     this.warmed.catch((error) => console.warn('[store-index] column caches did not warm:', (error as Error).message));
+  }
+
+  /** Files read on the parse worker so far (tests and the benchmark read this). */
+  get workerReads(): number {
+    return this.parser.reads;
   }
 
   get db(): IndexDb {
@@ -211,7 +225,7 @@ export class StoreIndexService {
       const def = storeDef(file.storeKey);
       if (!def) return;
       const reread = this.stale.delete(file.path);
-      const change = await syncFile(this.writer, def, file, { initialBuild: this.initialBuild, confineTo: this.workspaceRoots(), reread });
+      const change = await syncFile(this.writer, def, file, { initialBuild: this.initialBuild, confineTo: this.workspaceRoots(), reread, parser: this.parser });
       if (change) this.emit(change);
       // Not awaited here: re-linking rescans every file, this one included, through the queue.
       // A failed check must not stop every later one (a rejected chain runs no further `then`).
@@ -334,6 +348,7 @@ export class StoreIndexService {
     await this.linkCheck.catch(() => undefined);
     await this.watcher?.close();
     await this.idle();
+    await this.parser.close();
     this.lines.close();
     this.index.db.close();
   }

@@ -1,0 +1,120 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { resolveWorkspacePaths } from '../platform/paths/workspace-paths';
+import { writeSyntheticStores } from '../../../testing/stores/synthetic-stores';
+import { sourceParseWorkerSpec } from '../../../testing/workers/source-worker';
+import { INDEX_FILE_NAME } from './schema';
+import { StoreIndexService } from './store-index-service';
+
+// Big files parse on a worker thread while the main thread writes (parse-runner.ts). The index
+// must come out exactly as from an in-thread read, and a process killed while the worker is ahead
+// of the writes must leave an index the next open reads again.
+
+const repo = path.resolve(import.meta.dirname, '..', '..', '..');
+const roots: string[] = [];
+afterEach(() => {
+  for (const root of roots.splice(0)) fs.rmSync(root, { recursive: true, force: true });
+});
+
+/** A workspace with files over the worker's threshold, defects past a batch's worth, duplicate ids and an incomplete tail. */
+function workspace() {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'parse-worker-'));
+  roots.push(root);
+  const project = path.join(root, 'project');
+  const hive = path.join(root, 'hive');
+  fs.mkdirSync(path.join(project, '.swarm'), { recursive: true });
+  fs.mkdirSync(hive, { recursive: true });
+  writeSyntheticStores(project, hive, { events: 12_000, entries: 4_000, receipts: 6_000 }, 3);
+  const knowledgeEvents = path.join(project, '.swarm', 'knowledge-events.jsonl');
+  fs.appendFileSync(knowledgeEvents, Array.from({ length: 2_500 }, (_, i) => (i % 2 ? `{"broken": ${i}\n` : `[${i}]\n`)).join(''));
+  fs.appendFileSync(knowledgeEvents, `${JSON.stringify({ schema_version: 1, type: 'outcome', timestamp: '2026-03-01T00:00:00.000Z', knowledge_id: 'x' })}\n{"tail": `);
+  const knowledge = path.join(project, '.swarm', 'knowledge.jsonl');
+  const first = fs.readFileSync(knowledge, 'utf8').split('\n', 1)[0]!;
+  fs.appendFileSync(knowledge, `${first}\n`);
+  return { root, project, hive, paths: resolveWorkspacePaths(project, hive, 'flag', false) };
+}
+
+/** Every row of the index a read writes (the time a file was ingested aside), and full-text hits. */
+function dump(db: Database.Database) {
+  const all = (sql: string) => db.prepare(sql).all();
+  const words = (db.prepare('SELECT lesson FROM entries WHERE lesson IS NOT NULL ORDER BY rid LIMIT 20').pluck().all() as string[]).flatMap((l) => l.split(/\W+/).filter((w) => w.length > 4));
+  return {
+    files: all('SELECT path, store_key, status, message, size, head_sha, tail_sha, end_offset, next_line, lines, records, defects, pending_tail FROM files ORDER BY path'),
+    entries: all('SELECT * FROM entries ORDER BY rid'),
+    tags: all('SELECT * FROM entry_tags ORDER BY rid, tag'),
+    events: all('SELECT * FROM events ORDER BY rid'),
+    receipts: all('SELECT * FROM receipts ORDER BY rid'),
+    records: all('SELECT r.*, x.raw FROM records r LEFT JOIN records_raw x ON x.rid = r.rid ORDER BY r.rid'),
+    defects: all('SELECT file_id, store_key, line, offset, kind, reason FROM defects ORDER BY rid'),
+    search: words.map((w) => db.prepare('SELECT rowid FROM entries_fts WHERE entries_fts MATCH ? ORDER BY rowid').pluck().all(`"${w}"`)),
+  };
+}
+
+async function build(ws: ReturnType<typeof workspace>, cacheDir: string, onWorker: boolean) {
+  const service = new StoreIndexService(ws.paths, path.join(ws.root, cacheDir), { watch: false, parseWorker: onWorker ? sourceParseWorkerSpec : () => null });
+  try {
+    await service.ready;
+    return { rows: dump(service.db), workerReads: service.workerReads };
+  } finally {
+    await service.close();
+  }
+}
+
+describe('the parse worker', () => {
+  it('gives the index an in-thread read gives, row for row', async () => {
+    const ws = workspace();
+    const inThread = await build(ws, 'cache-in-thread', false);
+    const onWorker = await build(ws, 'cache-worker', true);
+    expect(inThread.workerReads).toBe(0);
+    expect(onWorker.workerReads).toBeGreaterThanOrEqual(3);
+    expect(onWorker.rows.events.length).toBeGreaterThan(10_000);
+    expect(onWorker.rows.defects.length).toBeGreaterThan(2_000);
+    expect(onWorker.rows.search.flat().length).toBeGreaterThan(0);
+    expect(onWorker.rows).toEqual(inThread.rows);
+  }, 120_000);
+
+  it('killed mid-ingest: the next open sees the build unfinished and ends with every line once', async () => {
+    const ws = workspace();
+    const cacheDir = path.join(ws.root, 'cache');
+    const child = spawn(process.execPath, [path.join(repo, 'bin', 'run-ts.mjs'), path.join(repo, 'testing', 'stores', 'ingest-child.ts'), ws.project, ws.hive, cacheDir], {
+      cwd: repo,
+      stdio: 'ignore',
+      env: { ...process.env, INGEST_PARSE_WORKER: '1' },
+    });
+    const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+    let done = false;
+    void exited.then(() => (done = true));
+    let caught = false;
+    while (!done && !caught) {
+      try {
+        const db = new Database(path.join(cacheDir, INDEX_FILE_NAME), { readonly: true, fileMustExist: true, timeout: 50 });
+        try {
+          // Some rows of a file read on the worker are committed, its read not ended.
+          caught = (db.prepare("SELECT count(*) FROM files WHERE status = 'reading' AND store_key = 'knowledge-events'").pluck().get() as number) > 0;
+        } finally {
+          db.close();
+        }
+      } catch {
+        // not created yet, or being written: look again
+      }
+      if (!caught) await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    child.kill('SIGKILL');
+    await exited;
+    expect(caught).toBe(true);
+    const service = new StoreIndexService(ws.paths, cacheDir, { watch: false, parseWorker: sourceParseWorkerSpec });
+    try {
+      await service.ready;
+      expect(service.index.reason).toBe('the first build of the index was interrupted');
+      const rows = dump(service.db);
+      const reference = await build(ws, 'cache-reference', false);
+      expect(rows).toEqual(reference.rows);
+    } finally {
+      await service.close();
+    }
+  }, 120_000);
+});
