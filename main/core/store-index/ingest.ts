@@ -37,8 +37,6 @@ export interface StoreChange {
  * line read back from such a file is checked against its hash anyway (stored-lines.ts).
  */
 const HASH_WINDOW = 64 * 1024;
-/** Files smaller than this are read in-thread even when a parse worker runs (a round trip costs more than it saves). */
-const WORKER_MIN_BYTES = 1024 * 1024;
 export { MAX_STORED_DEFECTS } from './collect-rows';
 
 interface Fingerprint {
@@ -180,7 +178,7 @@ export async function syncFile(
     storedDefects: full ? 0 : Math.max(0, state.defects - state.pending_tail),
   };
   // A full read of a big JSONL file parses on the worker while this thread writes (parse-runner.ts).
-  const onWorker = full && def.format === 'jsonl' && stat.size >= WORKER_MIN_BYTES && options.parser !== undefined && (await options.parser.available());
+  const onWorker = full && def.format === 'jsonl' && options.parser?.wants(stat.size) === true && (await options.parser.available());
   const { result, records, batch, defects } = onWorker
     ? await options.parser!.collect(def, file.tier, state.id, file.path, collectOptions, flushPartial)
     : await collectRows(def, file.tier, state.id, file.path, { ...collectOptions, seenIds: seenIds as Map<string, number> }, flushPartial);

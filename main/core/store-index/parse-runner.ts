@@ -6,6 +6,11 @@ import type { Collected, CollectOptions, FileRead } from './collect-rows';
 import { RowBatch, type BatchData } from './row-batch';
 
 const WORKER_NAME = 'ingest-parse-worker';
+/**
+ * Files smaller than this are read in-thread: starting the worker and posting rows across costs
+ * more than it saves on them (the worker pays off on the big event and receipt logs).
+ */
+export const PARSE_WORKER_MIN_BYTES = 8 * 1024 * 1024;
 /** The compiled worker next to the bundle; null from sources (platform/util/built-worker.ts). */
 const workerSpec = (): WorkerSpec | null => builtWorker(import.meta.url, WORKER_NAME);
 
@@ -50,9 +55,17 @@ export class ParseRunner {
   /** Files read on the worker so far. */
   reads = 0;
 
-  constructor(private readonly spec: () => WorkerSpec | null = workerSpec) {}
+  constructor(
+    private readonly spec: () => WorkerSpec | null = workerSpec,
+    private readonly minBytes = PARSE_WORKER_MIN_BYTES,
+  ) {}
 
-  /** Starts the worker (once), e.g. ahead of a first build so its start-up overlaps other work. */
+  /** Whether a full read of a file of `size` bytes should go to the worker. */
+  wants(size: number): boolean {
+    return size >= this.minBytes && !this.closed;
+  }
+
+  /** Starts the worker (once; false when none can run), e.g. ahead of a first build so its start-up overlaps other work. */
   available(): Promise<boolean> {
     return this.start().then((worker) => worker !== null);
   }

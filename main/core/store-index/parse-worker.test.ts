@@ -14,6 +14,8 @@ import { StoreIndexService } from './store-index-service';
 // must come out exactly as from an in-thread read, and a process killed while the worker is ahead
 // of the writes must leave an index the next open reads again.
 
+/** Files this big parse on the worker here (the synthetic logs are 1–5 MB). */
+const MIN_BYTES = 1024 * 1024;
 const repo = path.resolve(import.meta.dirname, '..', '..', '..');
 const roots: string[] = [];
 afterEach(() => {
@@ -55,7 +57,7 @@ function dump(db: Database.Database) {
 }
 
 async function build(ws: ReturnType<typeof workspace>, cacheDir: string, onWorker: boolean) {
-  const service = new StoreIndexService(ws.paths, path.join(ws.root, cacheDir), { watch: false, parseWorker: onWorker ? sourceParseWorkerSpec : () => null });
+  const service = new StoreIndexService(ws.paths, path.join(ws.root, cacheDir), { watch: false, parseWorker: onWorker ? sourceParseWorkerSpec : () => null, parseWorkerMinBytes: MIN_BYTES });
   try {
     await service.ready;
     return { rows: dump(service.db), workerReads: service.workerReads };
@@ -83,7 +85,7 @@ describe('the parse worker', () => {
     const child = spawn(process.execPath, [path.join(repo, 'bin', 'run-ts.mjs'), path.join(repo, 'testing', 'stores', 'ingest-child.ts'), ws.project, ws.hive, cacheDir], {
       cwd: repo,
       stdio: 'ignore',
-      env: { ...process.env, INGEST_PARSE_WORKER: '1' },
+      env: { ...process.env, INGEST_PARSE_WORKER: String(MIN_BYTES) },
     });
     const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
     let done = false;
@@ -106,7 +108,7 @@ describe('the parse worker', () => {
     child.kill('SIGKILL');
     await exited;
     expect(caught).toBe(true);
-    const service = new StoreIndexService(ws.paths, cacheDir, { watch: false, parseWorker: sourceParseWorkerSpec });
+    const service = new StoreIndexService(ws.paths, cacheDir, { watch: false, parseWorker: sourceParseWorkerSpec, parseWorkerMinBytes: MIN_BYTES });
     try {
       await service.ready;
       expect(service.index.reason).toBe('the first build of the index was interrupted');

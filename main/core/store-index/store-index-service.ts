@@ -24,6 +24,8 @@ interface StoreIndexOptions {
   watch?: boolean;
   /** How to start the parse worker (default: the compiled one next to the bundle, none from sources). */
   parseWorker?: () => WorkerSpec | null;
+  /** Files at least this big parse on the worker (default PARSE_WORKER_MIN_BYTES). */
+  parseWorkerMinBytes?: number;
 }
 
 /** Rows a column cache loads per slice while it warms after the index is ready (a few ms each). */
@@ -71,7 +73,7 @@ export class StoreIndexService {
 
   constructor(paths: WorkspacePaths, cacheDir: string, private readonly options: StoreIndexOptions = {}) {
     this.paths = paths;
-    this.parser = new ParseRunner(options.parseWorker);
+    this.parser = new ParseRunner(options.parseWorker, options.parseWorkerMinBytes);
     this.index = openIndex(cacheDir);
     this.writer = new IndexWriter(this.index.db);
     this.initialBuild = !hasBulkIndexes(this.index.db);
@@ -84,8 +86,6 @@ export class StoreIndexService {
     // yet), once the query that met it has ended (the connection is busy until then).
     this.lines.onStale = (stalePath) => queueMicrotask(() => void this.resync(stalePath));
     this.relocate();
-    // A first build reads everything: start the worker now, so its start-up overlaps the file scan.
-    if (this.initialBuild) void this.parser.available();
     this.ready = this.start();
     this.ready.catch((error) => console.error('[store-index] initial ingest failed:', error));
     this.warmed = this.ready.then(() => this.warmColumns());
@@ -181,6 +181,9 @@ export class StoreIndexService {
     const found = new Map<string, StoreFile>();
     for (const location of this.locations) for (const file of discoverFiles(location)) found.set(file.path, file);
     for (const orphan of this.orphans) found.set(orphan.path, orphan);
+    // A first build reads every file whole: with a big one among them, start the parse worker now,
+    // so its start-up overlaps the reads before it.
+    if (this.initialBuild && [...found.values()].some((file) => this.parser.wants(sizeOf(file.path)))) void this.parser.available();
     for (const state of known) {
       if (found.has(state.path)) continue;
       const owner = matchPath(this.locations, state.path);
@@ -351,6 +354,14 @@ export class StoreIndexService {
     await this.parser.close();
     this.lines.close();
     this.index.db.close();
+  }
+}
+
+function sizeOf(file: string): number {
+  try {
+    return fs.statSync(file).size;
+  } catch {
+    return 0;
   }
 }
 
