@@ -7,7 +7,7 @@ import { outsideMessage, outsideTarget } from '../stores/containment';
 import type { FileState, IndexWriter } from './writer';
 import { RowBatch } from './row-batch';
 import { collectRows } from './collect-rows';
-import type { ParseRunner } from './parse-runner';
+import { ParseWorkerLost, type ParseRunner } from './parse-runner';
 
 export type ChangeKind = 'appended' | 'rewritten' | 'removed' | 'defects';
 
@@ -179,9 +179,16 @@ export async function syncFile(
   };
   // A full read of a big JSONL file parses on the worker while this thread writes (parse-runner.ts).
   const onWorker = full && def.format === 'jsonl' && options.parser?.wants(stat.size) === true && (await options.parser.available());
+  const inThread = () => collectRows(def, file.tier, state.id, file.path, { ...collectOptions, seenIds: seenIds as Map<string, number> }, flushPartial);
   const { result, records, batch, defects } = onWorker
-    ? await options.parser!.collect(def, file.tier, state.id, file.path, collectOptions, flushPartial)
-    : await collectRows(def, file.tier, state.id, file.path, { ...collectOptions, seenIds: seenIds as Map<string, number> }, flushPartial);
+    ? await options.parser!.collect(def, file.tier, state.id, file.path, collectOptions, flushPartial).catch((error: Error) => {
+        if (!(error instanceof ParseWorkerLost)) throw error;
+        // The worker died mid-read: read the file again here, its rows written so far dropped first.
+        console.warn(`[store-index] ${error.message}; reading ${file.name} in-thread`);
+        prelude = () => writer.clearFile(state.id);
+        return inThread();
+      })
+    : await inThread();
 
   if (result.status !== 'ok') {
     flush(new RowBatch(def.table), [], () => writer.resetFile(state.id, { ...empty, status: result.status, message: result.message }));

@@ -14,6 +14,9 @@ export const PARSE_WORKER_MIN_BYTES = 8 * 1024 * 1024;
 /** The compiled worker next to the bundle; null from sources (platform/util/built-worker.ts). */
 const workerSpec = (): WorkerSpec | null => builtWorker(import.meta.url, WORKER_NAME);
 
+/** The worker exited or crashed before it ended a read (the read may be tried again in-thread). */
+export class ParseWorkerLost extends Error {}
+
 /** A full read of one file, as posted to the worker. */
 export interface ParseJob {
   id: number;
@@ -72,7 +75,7 @@ export class ParseRunner {
 
   async collect(def: StoreDef, tier: StoreTier, fileId: number, path: string, options: Omit<CollectOptions, 'seenIds'>, onFlush: Pending['onFlush']): Promise<Collected> {
     const worker = await this.start();
-    if (!worker || this.closed) throw new Error('the parse worker is not running');
+    if (!worker || this.closed) throw new ParseWorkerLost('the parse worker is not running');
     const id = this.nextId++;
     this.reads++;
     const written = new SharedArrayBuffer(4);
@@ -94,8 +97,8 @@ export class ParseRunner {
           this.pending.clear();
           this.started = null;
         };
-        worker.on('error', (error) => fail(new Error(`ingest parse worker crashed: ${error.message}`)));
-        worker.on('exit', (code) => fail(new Error(`ingest parse worker exited (code ${code})`)));
+        worker.on('error', (error) => fail(new ParseWorkerLost(`ingest parse worker crashed: ${error.message}`)));
+        worker.on('exit', (code) => fail(new ParseWorkerLost(`ingest parse worker exited (code ${code})`)));
         return worker;
       } catch (error) {
         if (!this.closed) console.warn(`[store-index] parse worker unavailable (${(error as Error).message}); parsing in-thread`);

@@ -40,24 +40,41 @@ function workspace() {
   return { root, project, hive, paths: resolveWorkspacePaths(project, hive, 'flag', false) };
 }
 
-/** Every row of the index a read writes (the time a file was ingested aside), and full-text hits. */
+/**
+ * Every row of the index a read writes, by file and line (a re-read file's rows get new rids: a rid
+ * is never reused), the time a file was ingested aside; and the lines full-text searches find.
+ */
 function dump(db: Database.Database) {
   const all = (sql: string) => db.prepare(sql).all();
-  const words = (db.prepare('SELECT lesson FROM entries WHERE lesson IS NOT NULL ORDER BY rid LIMIT 20').pluck().all() as string[]).flatMap((l) => l.split(/\W+/).filter((w) => w.length > 4));
+  const without = (table: string) => {
+    const columns = (db.prepare(`SELECT name FROM pragma_table_info('${table}') WHERE name <> 'rid'`).pluck().all() as string[]).map((c) => `t.${c}`);
+    return columns.join(', ');
+  };
+  const words = (db.prepare('SELECT lesson FROM entries WHERE lesson IS NOT NULL ORDER BY file_id, line LIMIT 20').pluck().all() as string[]).flatMap((l) => l.split(/\W+/).filter((w) => w.length > 4));
   return {
     files: all('SELECT path, store_key, status, message, size, head_sha, tail_sha, end_offset, next_line, lines, records, defects, pending_tail FROM files ORDER BY path'),
-    entries: all('SELECT * FROM entries ORDER BY rid'),
-    tags: all('SELECT * FROM entry_tags ORDER BY rid, tag'),
-    events: all('SELECT * FROM events ORDER BY rid'),
-    receipts: all('SELECT * FROM receipts ORDER BY rid'),
-    records: all('SELECT r.*, x.raw FROM records r LEFT JOIN records_raw x ON x.rid = r.rid ORDER BY r.rid'),
-    defects: all('SELECT file_id, store_key, line, offset, kind, reason FROM defects ORDER BY rid'),
-    search: words.map((w) => db.prepare('SELECT rowid FROM entries_fts WHERE entries_fts MATCH ? ORDER BY rowid').pluck().all(`"${w}"`)),
+    entries: all(`SELECT ${without('entries')} FROM entries t ORDER BY t.file_id, t.line`),
+    tags: all('SELECT e.file_id, e.line, g.tag FROM entry_tags g JOIN entries e ON e.rid = g.rid ORDER BY e.file_id, e.line, g.tag'),
+    events: all(`SELECT ${without('events')} FROM events t ORDER BY t.file_id, t.line`),
+    receipts: all(`SELECT ${without('receipts')} FROM receipts t ORDER BY t.file_id, t.line`),
+    records: all(`SELECT ${without('records')}, x.raw FROM records t LEFT JOIN records_raw x ON x.rid = t.rid ORDER BY t.file_id, t.line`),
+    defects: all('SELECT file_id, store_key, line, offset, kind, reason FROM defects ORDER BY file_id, offset, line'),
+    search: words.map((w) => db.prepare('SELECT e.file_id, e.line FROM entries_fts f JOIN entries e ON e.rid = f.rowid WHERE entries_fts MATCH ? ORDER BY e.file_id, e.line').all(`"${w}"`)),
   };
 }
 
-async function build(ws: ReturnType<typeof workspace>, cacheDir: string, onWorker: boolean) {
-  const service = new StoreIndexService(ws.paths, path.join(ws.root, cacheDir), { watch: false, parseWorker: onWorker ? sourceParseWorkerSpec : () => null, parseWorkerMinBytes: MIN_BYTES });
+/** The real worker, dying once it has posted two batches of a file (their rows are written by then). */
+const dyingWorkerSpec = () => {
+  const real = sourceParseWorkerSpec();
+  const dieAfterTwoBatches =
+    "const { parentPort } = require('node:worker_threads'); const post = parentPort.postMessage.bind(parentPort); let batches = 0;" +
+    "parentPort.postMessage = (message, transfer) => { if (message && message.kind === 'flush' && ++batches > 2) process.exit(3); return post(message, transfer); };";
+  return { filename: dieAfterTwoBatches + real.filename, options: real.options };
+};
+
+async function build(ws: ReturnType<typeof workspace>, cacheDir: string, onWorker: boolean | typeof dyingWorkerSpec) {
+  const parseWorker = onWorker === true ? sourceParseWorkerSpec : onWorker === false ? () => null : onWorker;
+  const service = new StoreIndexService(ws.paths, path.join(ws.root, cacheDir), { watch: false, parseWorker, parseWorkerMinBytes: MIN_BYTES });
   try {
     await service.ready;
     return { rows: dump(service.db), workerReads: service.workerReads };
@@ -77,6 +94,14 @@ describe('the parse worker', () => {
     expect(onWorker.rows.defects.length).toBeGreaterThan(2_000);
     expect(onWorker.rows.search.flat().length).toBeGreaterThan(0);
     expect(onWorker.rows).toEqual(inThread.rows);
+  }, 120_000);
+
+  it('a worker that dies mid-read: the file is read again in-thread, its rows written so far dropped', async () => {
+    const ws = workspace();
+    const inThread = await build(ws, 'cache-in-thread', false);
+    const dying = await build(ws, 'cache-dying', dyingWorkerSpec);
+    expect(dying.workerReads).toBeGreaterThanOrEqual(3);
+    expect(dying.rows).toEqual(inThread.rows);
   }, 120_000);
 
   it('killed mid-ingest: the next open sees the build unfinished and ends with every line once', async () => {
