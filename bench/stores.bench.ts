@@ -23,6 +23,8 @@ import { storeDef } from '../main/core/stores/catalog';
 import { writeSyntheticStores } from '../testing/stores/synthetic-stores';
 import { Workspace } from '../main/core/workspace/workspace';
 import { resolveWorkspacePaths } from '../main/core/platform/paths/workspace-paths';
+import { startWorkersFromSources } from '../main/core/platform/util/built-worker';
+import { sourceWorkerByName } from '../testing/workers/source-worker';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..');
@@ -36,6 +38,8 @@ interface ChildResult {
 
 /** Child mode: ingest the workspace into its index and report time and peak RSS. */
 async function ingestChild(project: string, hive: string, userDataDir: string): Promise<void> {
+  // As the built app does: big files parse on the worker thread (bench/run.ts does this for the parent).
+  if (!process.argv.includes('--in-thread')) startWorkersFromSources(sourceWorkerByName);
   const paths = resolveWorkspacePaths(project, hive, 'flag', false);
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();

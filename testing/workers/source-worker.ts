@@ -21,12 +21,19 @@ function sourceWorkerFor(entryFromRepo: string): WorkerSpec {
 
 /** Any worker of main/ by its built name, from sources (for startWorkersFromSources). */
 export const sourceWorkerByName = (name: string): WorkerSpec | null => {
-  const entries: Record<string, string> = { 'similarity-worker': 'main/core/knowledge/similarity-worker.ts', 'receipt-hash-worker': 'main/core/receipts/receipt-hash-worker.ts' };
+  const entries: Record<string, string> = {
+    'similarity-worker': 'main/core/knowledge/similarity-worker.ts',
+    'receipt-hash-worker': 'main/core/receipts/receipt-hash-worker.ts',
+    'ingest-parse-worker': 'main/core/store-index/parse-worker.ts',
+  };
   return entries[name] ? sourceWorkerFor(entries[name]) : null;
 };
 
 /** The knowledge model's similarity worker, from sources. */
 export const sourceWorkerSpec = (): WorkerSpec => sourceWorkerFor('main/core/knowledge/similarity-worker.ts');
+
+/** The store index's parse worker, from sources. */
+export const sourceParseWorkerSpec = (): WorkerSpec => sourceWorkerFor('main/core/store-index/parse-worker.ts');
 
 /** The receipt verifier's hash worker, from sources. */
 export const sourceHashWorkerSpec = (): WorkerSpec => sourceWorkerFor('main/core/receipts/receipt-hash-worker.ts');

@@ -3,10 +3,11 @@ import fs from 'node:fs';
 import type { StoreDef } from '../stores/catalog';
 import type { JsonlDefect } from '../stores/jsonl-reader';
 import type { StoreFile } from '../stores/locate';
-import { readStoreFile } from '../stores/read-store-file';
 import { outsideMessage, outsideTarget } from '../stores/containment';
 import type { FileState, IndexWriter } from './writer';
 import { RowBatch } from './row-batch';
+import { collectRows } from './collect-rows';
+import { ParseWorkerLost, type ParseRunner } from './parse-runner';
 
 export type ChangeKind = 'appended' | 'rewritten' | 'removed' | 'defects';
 
@@ -36,13 +37,7 @@ export interface StoreChange {
  * line read back from such a file is checked against its hash anyway (stored-lines.ts).
  */
 const HASH_WINDOW = 64 * 1024;
-/** Records written per transaction (the rows of a batch are a few flat arrays). */
-const BATCH_RECORDS = 2000;
-/**
- * Defect rows stored per file, over every pass (a flood of bad lines appended a few at a time
- * once stored them all); the count on the file row stays exact.
- */
-export const MAX_STORED_DEFECTS = 10_000;
+export { MAX_STORED_DEFECTS } from './collect-rows';
 
 interface Fingerprint {
   head: string | null;
@@ -101,7 +96,7 @@ export async function syncFile(
   writer: IndexWriter,
   def: StoreDef,
   file: StoreFile,
-  options: { initialBuild?: boolean; confineTo?: readonly string[]; reread?: boolean } = {},
+  options: { initialBuild?: boolean; confineTo?: readonly string[]; reread?: boolean; parser?: ParseRunner } = {},
 ): Promise<StoreChange | null> {
   const state = writer.ensureFile(file);
   const change = (kind: ChangeKind, count: number, fromLine = 1): StoreChange => ({ storeKey: file.storeKey, file: file.name, path: file.path, kind, count, fileId: state.id, fromLine });
@@ -164,46 +159,39 @@ export async function syncFile(
         },
       };
 
-  const batch = new RowBatch(def.table);
-  let defects: JsonlDefect[] = [];
-  // Rows already stored for the earlier lines (the pending tail's defect is read again).
-  let storedDefects = full ? 0 : Math.max(0, state.defects - state.pending_tail);
-  let records = 0;
   /**
-   * Writes the batch. Before the last one, the file is marked as being read in the same
+   * Writes a batch. Before the last one, the file is marked as being read in the same
    * transaction: if the process dies before the pass ends, the next sync sees a file not 'ok'
    * and reads it again whole (its rows dropped first), so a half-read file is never taken for
    * a complete one. The last batch is written with the file's new state (see below).
    */
-  const flush = (after: () => void) => {
+  const flush = (batch: RowBatch, defects: JsonlDefect[], after: () => void) => {
     writer.write(batch, state.id, file.storeKey, defects, { before: prelude, after });
     prelude = null;
-    batch.clear();
-    defects = [];
   };
-  const flushPartial = () => flush(() => writer.setStatus(state.id, READING));
-  const result = await readStoreFile(def, file.path, {
+  const flushPartial = (batch: RowBatch, defects: JsonlDefect[]) => flush(batch, defects, () => writer.setStatus(state.id, READING));
+  const collectOptions = {
     fromOffset: full ? 0 : state.end_offset,
     firstLine: full ? 1 : state.next_line,
-    seenIds: seenIds as Map<string, number>,
-    maxCollectedDefects: 0,
     confineTo: options.confineTo,
-    hashLines: true,
-    onRecord: (record) => {
-      records++;
-      batch.add(def, file.tier, state.id, record);
-      if (batch.rows >= BATCH_RECORDS) flushPartial();
-    },
-    onDefect: (defect) => {
-      if (storedDefects++ < MAX_STORED_DEFECTS) defects.push(defect);
-      if (defects.length >= BATCH_RECORDS) flushPartial();
-    },
-  });
+    // Rows already stored for the earlier lines (the pending tail's defect is read again).
+    storedDefects: full ? 0 : Math.max(0, state.defects - state.pending_tail),
+  };
+  // A full read of a big JSONL file parses on the worker while this thread writes (parse-runner.ts).
+  const onWorker = full && def.format === 'jsonl' && options.parser?.wants(stat.size) === true && (await options.parser.available());
+  const inThread = () => collectRows(def, file.tier, state.id, file.path, { ...collectOptions, seenIds: seenIds as Map<string, number> }, flushPartial);
+  const { result, records, batch, defects } = onWorker
+    ? await options.parser!.collect(def, file.tier, state.id, file.path, collectOptions, flushPartial).catch((error: Error) => {
+        if (!(error instanceof ParseWorkerLost)) throw error;
+        // The worker died mid-read: read the file again here, its rows written so far dropped first.
+        console.warn(`[store-index] ${error.message}; reading ${file.name} in-thread`);
+        prelude = () => writer.clearFile(state.id);
+        return inThread();
+      })
+    : await inThread();
 
   if (result.status !== 'ok') {
-    batch.clear();
-    defects = [];
-    flush(() => writer.resetFile(state.id, { ...empty, status: result.status, message: result.message }));
+    flush(new RowBatch(def.table), [], () => writer.resetFile(state.id, { ...empty, status: result.status, message: result.message }));
     return change('removed', state.records);
   }
   const identity = result.identity;
@@ -212,7 +200,7 @@ export async function syncFile(
   const baseDefects = full ? 0 : state.defects - state.pending_tail;
   const symlinkNote = file.symlinkTarget ? `symlink to ${file.symlinkTarget}` : null;
   const orphanNote = file.orphaned ? 'orphaned: the plugin ignores this local file while the worktree is linked' : null;
-  flush(() =>
+  flush(batch, defects, () =>
     writer.updateFile(state.id, {
       status: 'ok',
       message: [orphanNote, symlinkNote, full && hadRows(state) ? `re-read: ${mode.why}` : null].filter(Boolean).join('; ') || null,

@@ -17,6 +17,16 @@ export const ROW_COLUMNS: Record<StoreTable, readonly string[]> = {
   records: ['file_id', 'store_key', 'line', 'offset', 'rec_id', 'kind', 'ts', 'flagged', 'duplicate'],
 };
 
+/** A batch's rows as plain data (structured-clonable). */
+export interface BatchData {
+  table: StoreTable;
+  values: unknown[];
+  rows: number;
+  tags: (number | string)[];
+  fts: string[];
+  raws: string[];
+}
+
 /**
  * The rows one pass gathers for one table before they are written in a transaction: every
  * column value in one flat array (the width of the table per row) rather than an object or array
@@ -37,6 +47,22 @@ export class RowBatch {
 
   constructor(readonly table: StoreTable) {
     this.width = ROW_COLUMNS[table].length;
+  }
+
+  /** The batch as plain data, to post to another thread (see parse-worker.ts). */
+  data(): BatchData {
+    return { table: this.table, values: this.values, rows: this.rows, tags: this.tags, fts: this.fts, raws: this.raws };
+  }
+
+  /** A batch over data posted by another thread. */
+  static of(data: BatchData): RowBatch {
+    const batch = new RowBatch(data.table);
+    batch.values = data.values;
+    batch.rows = data.rows;
+    batch.tags = data.tags;
+    batch.fts = data.fts;
+    batch.raws = data.raws;
+    return batch;
   }
 
   clear(): void {

@@ -4,7 +4,7 @@
  * `<workspace.cacheDir>/store-index.sqlite`. Bump INDEX_SCHEMA_VERSION whenever the tables or
  * what goes into them change: a database with another version is deleted and rebuilt.
  */
-export const INDEX_SCHEMA_VERSION = 12;
+export const INDEX_SCHEMA_VERSION = 13;
 export const INDEX_FILE_NAME = 'store-index.sqlite';
 
 // Row tables (entries, events, receipts, records) hold one row per store record, pointing at its
@@ -191,9 +191,10 @@ CREATE INDEX IF NOT EXISTS events_store ON events(store_key, ts_ms);
 CREATE INDEX IF NOT EXISTS events_session ON events(session_id, ts_ms);
 CREATE INDEX IF NOT EXISTS events_agent ON events(agent, ts_ms);
 CREATE INDEX IF NOT EXISTS events_knowledge ON events(knowledge_id, ts_ms);
-CREATE INDEX IF NOT EXISTS receipts_seq ON receipts(store_key, seq);
+CREATE INDEX IF NOT EXISTS receipts_store ON receipts(store_key);
 CREATE INDEX IF NOT EXISTS receipts_trace ON receipts(trace_id);
-CREATE INDEX IF NOT EXISTS receipts_entry ON receipts(entry_id);
 `;
 // Deliberately not indexed: events/receipts by file (rows of a file are dropped only when it is
-// rewritten or removed, a scan then).
+// rewritten or removed, a scan then); receipts by entry_id or seq (no query filters or sorts on
+// them: the receipts views read the journal files; store-queries.ts filters receipts by store,
+// trace_id and type, and receipts_store keeps a store's rows in rid order, its line order).

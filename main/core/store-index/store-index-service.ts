@@ -16,10 +16,16 @@ import { ColumnCache } from './column-cache';
 import { ENTRY_COLUMNS, ENTRY_TAGS_SQL } from './entry-queries';
 import { EVENT_COLUMNS } from './event-queries';
 import { StaleLineError, lineReaderOf, type LineReader } from './stored-lines';
+import { ParseRunner } from './parse-runner';
+import type { WorkerSpec } from '../platform/util/built-worker';
 
 interface StoreIndexOptions {
   /** Follow the stores live with chokidar (default true). */
   watch?: boolean;
+  /** How to start the parse worker (default: the compiled one next to the bundle, none from sources). */
+  parseWorker?: () => WorkerSpec | null;
+  /** Files at least this big parse on the worker (default PARSE_WORKER_MIN_BYTES). */
+  parseWorkerMinBytes?: number;
 }
 
 /** Rows a column cache loads per slice while it warms after the index is ready (a few ms each). */
@@ -62,9 +68,12 @@ export class StoreIndexService {
   private readonly stale = new Set<string>();
   /** Reads line texts back from the store files for this connection (stored-lines.ts). */
   private readonly lines: LineReader;
+  /** Parses big files on a worker thread while this one writes them (parse-runner.ts). */
+  private readonly parser: ParseRunner;
 
   constructor(paths: WorkspacePaths, cacheDir: string, private readonly options: StoreIndexOptions = {}) {
     this.paths = paths;
+    this.parser = new ParseRunner(options.parseWorker, options.parseWorkerMinBytes);
     this.index = openIndex(cacheDir);
     this.writer = new IndexWriter(this.index.db);
     this.initialBuild = !hasBulkIndexes(this.index.db);
@@ -81,6 +90,11 @@ export class StoreIndexService {
     this.ready.catch((error) => console.error('[store-index] initial ingest failed:', error));
     this.warmed = this.ready.then(() => this.warmColumns());
     this.warmed.catch((error) => console.warn('[store-index] column caches did not warm:', (error as Error).message));
+  }
+
+  /** Files read on the parse worker so far (tests and the benchmark read this). */
+  get workerReads(): number {
+    return this.parser.reads;
   }
 
   get db(): IndexDb {
@@ -167,6 +181,9 @@ export class StoreIndexService {
     const found = new Map<string, StoreFile>();
     for (const location of this.locations) for (const file of discoverFiles(location)) found.set(file.path, file);
     for (const orphan of this.orphans) found.set(orphan.path, orphan);
+    // A first build reads every file whole: with a big one among them, start the parse worker now,
+    // so its start-up overlaps the reads before it.
+    if (this.initialBuild && [...found.values()].some((file) => this.parser.wants(sizeOf(file.path)))) void this.parser.available();
     for (const state of known) {
       if (found.has(state.path)) continue;
       const owner = matchPath(this.locations, state.path);
@@ -211,7 +228,7 @@ export class StoreIndexService {
       const def = storeDef(file.storeKey);
       if (!def) return;
       const reread = this.stale.delete(file.path);
-      const change = await syncFile(this.writer, def, file, { initialBuild: this.initialBuild, confineTo: this.workspaceRoots(), reread });
+      const change = await syncFile(this.writer, def, file, { initialBuild: this.initialBuild, confineTo: this.workspaceRoots(), reread, parser: this.parser });
       if (change) this.emit(change);
       // Not awaited here: re-linking rescans every file, this one included, through the queue.
       // A failed check must not stop every later one (a rejected chain runs no further `then`).
@@ -334,8 +351,17 @@ export class StoreIndexService {
     await this.linkCheck.catch(() => undefined);
     await this.watcher?.close();
     await this.idle();
+    await this.parser.close();
     this.lines.close();
     this.index.db.close();
+  }
+}
+
+function sizeOf(file: string): number {
+  try {
+    return fs.statSync(file).size;
+  } catch {
+    return 0;
   }
 }
 
