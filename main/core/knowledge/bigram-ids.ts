@@ -58,6 +58,13 @@ export function packIds(sorted: readonly number[]): BigramIds {
   return out as BigramIds;
 }
 
+/**
+ * The same packing for whole numbers below 2^30 in any order (the counterpart postings keep their
+ * lessons' numbers so, in file order): 2 or 4 bytes a number where an array element costs 8.
+ */
+export const packNumbers = (numbers: readonly number[]): string => packIds(numbers);
+export const unpackNumbers = (packed: string): number[] => unpackIds(packed as BigramIds);
+
 /** The ids of a packed list, ascending. */
 export function unpackIds(ids: BigramIds): number[] {
   const out: number[] = [];
