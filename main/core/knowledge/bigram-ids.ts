@@ -14,7 +14,8 @@ import { normalizeLesson } from '../rules/similarity';
 /** Sorted distinct bigram ids, packed (see above). */
 export type BigramIds = string & { readonly __bigramIds: unique symbol };
 
-const ONE_UNIT = 0x8000;
+/** A code unit at or above this one starts a number of two units (exported for loops that decode in place). */
+export const ONE_UNIT = 0x8000;
 /** Ids beyond this would not fit two code units. */
 const MAX_ID = 2 ** 30 - 1;
 
@@ -115,6 +116,14 @@ export function packIds(sorted: readonly number[]): BigramIds {
  */
 export const packNumbers = (numbers: readonly number[]): string => packIds(numbers);
 export const unpackNumbers = (packed: string): number[] => unpackIds(packed as BigramIds);
+
+/** Each number of a packed list in turn, without making the list (long posting lists are read often). */
+export function forEachPacked(packed: string, visit: (n: number) => void): void {
+  for (let i = 0; i < packed.length; i++) {
+    const unit = packed.charCodeAt(i);
+    visit(unit < ONE_UNIT ? unit : ((unit & (ONE_UNIT - 1)) << 15) | packed.charCodeAt(++i));
+  }
+}
 
 /** The ids of a packed list, ascending. */
 export function unpackIds(ids: BigramIds): number[] {

@@ -1,7 +1,7 @@
 import type { SourceEntry } from './model-types';
 import { NO_SLICING, type TimeSlicer } from '../platform/util/time-slicer';
 import { PostingTable } from './posting-table';
-import { idJaccard, packNumbers, unpackIds, unpackNumbers, type BigramIds } from './bigram-ids';
+import { forEachPacked, idJaccard, ONE_UNIT, packNumbers, unpackIds, unpackNumbers, type BigramIds } from './bigram-ids';
 
 type TierGroup = 'hive' | 'project';
 const tierGroup = (tier: SourceEntry['tier']): TierGroup => (tier === 'hive' ? 'hive' : 'project');
@@ -38,6 +38,12 @@ type Members = SourceEntry[];
 const numbersOf = (list: PostingList | undefined): readonly number[] => (list === undefined ? [] : typeof list === 'number' ? [list] : unpackNumbers(list));
 /** A built list as kept: bare when alone, else packed. */
 const compact = (list: readonly number[]): PostingList => (list.length === 1 ? list[0]! : packNumbers(list));
+/** Each lesson number of a list in turn. */
+function forEachNumber(list: PostingList | undefined, visit: (n: number) => void): void {
+  if (list === undefined) return;
+  if (typeof list === 'number') visit(list);
+  else forEachPacked(list, visit);
+}
 const compactAll = (lists: Map<number, number[]>): Map<number, PostingList> => new Map([...lists].map(([token, list]) => [token, compact(list)]));
 
 /** Above this share of new lessons a fresh build is cheaper than inserting them one by one. */
@@ -202,9 +208,18 @@ export class CounterpartIndex {
   private sharing(entry: SourceEntry, group: TierGroup): Map<SourceEntry, number> {
     const postings = this.postings.get(group)!;
     const shared = new Map<SourceEntry, number>();
+    const members = this.members;
     for (const token of unpackIds(this.features.bigrams(entry))) {
-      for (const number of numbersOf(postings.get(token))) {
-        const lesson = this.members[number]!;
+      const list = postings.get(token);
+      if (list === undefined) continue;
+      if (typeof list === 'number') {
+        shared.set(members[list]!, (shared.get(members[list]!) ?? 0) + 1);
+        continue;
+      }
+      // Decoded in place (packNumbers' units): the lists of common bigrams are long, and this runs per lesson.
+      for (let i = 0; i < list.length; i++) {
+        const unit = list.charCodeAt(i);
+        const lesson = members[unit < ONE_UNIT ? unit : ((unit & (ONE_UNIT - 1)) << 15) | list.charCodeAt(++i)]!;
         shared.set(lesson, (shared.get(lesson) ?? 0) + 1);
       }
     }
@@ -218,7 +233,7 @@ export class CounterpartIndex {
     const normal = this.features.normalized(entry);
     const candidates = new Set<SourceEntry>();
     for (const token of this.features.bigramsInTextOrder(entry)) {
-      for (const number of numbersOf(postings.get(token))) candidates.add(this.members[number]!);
+      forEachNumber(postings.get(token), (number) => candidates.add(this.members[number]!));
       yield;
     }
     const out: Counterpart[] = [];
