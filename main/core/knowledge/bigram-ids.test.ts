@@ -16,6 +16,36 @@ function text(seed: number, n: number): string {
 }
 
 describe('bigram ids', () => {
+  it('ids of a lesson text are those of its word bigrams, past the small-number word ids and in long lessons too', () => {
+    const long = Array.from({ length: 150 }, (_, i) => text(i, 3)).join(' ');
+    const texts = [text(1, 12), 'Run bun test. Run bun test!', '  a  b a b  ', 'x', '', text(2, 40), long];
+    for (const words of [0, 50_000]) {
+      const vocabulary = new BigramVocabulary();
+      // What the ids must be: one per distinct bigram string, in the order first met.
+      const reference = new Map<string, number>();
+      const referenceIds = (bigrams: Iterable<string>) => [...bigrams].map((b) => reference.get(b) ?? (reference.set(b, reference.size), reference.size - 1));
+      // Words past PAIR_BASE (46,340): their bigrams are keyed by strings.
+      for (let i = 0; i < words; i += 2) expect(vocabulary.textIds(`w${i} w${i + 1}`)).toEqual(referenceIds(wordBigrams(`w${i} w${i + 1}`)));
+      // Pairs of any two known words, far apart and close, each its own bigram.
+      // (5, 46,345) and (6, 5) would make one number: the key must tell them apart.
+      const apart = words > 0 ? ['w5 w46345', 'w6 w5', 'w46345 w5', 'w5 w6'] : [];
+      for (const t of apart) expect(vocabulary.textIds(t)).toEqual(referenceIds(wordBigrams(t)));
+      for (let i = 0; words > 0 && i < 3000; i++) {
+        const t = `w${(i * 23) % words} w${(i * 7919 + 1) % words} w${(i * 104_729) % words}`;
+        expect(vocabulary.textIds(t)).toEqual(referenceIds(wordBigrams(t)));
+      }
+      for (const t of [...texts, ...texts.map((t) => `w${words - 1} ${t} w${words - 2} w3`)]) {
+        const expected = referenceIds(wordBigrams(t));
+        expect(vocabulary.textIds(t)).toEqual(expected);
+        expect(vocabulary.encodeText(t)).toBe(packIds([...expected].sort((a, b) => a - b)));
+        expect(vocabulary.idsOf(wordBigrams(t))).toEqual(expected);
+      }
+      expect(vocabulary.size).toBe(reference.size);
+      // Strings not of two words are bigrams of their own, never one of two words.
+      expect(new Set(vocabulary.idsOf(['ab', 'a b', 'a b c', 'a', 'a ', ' a'])).size).toBe(6);
+    }
+  });
+
   it('packs ids of any size and reads them back, one and two code units alike', () => {
     const ids = [0, 1, 0x7fff, 0x8000, 0x8001, 123_456, 2 ** 30 - 1];
     const packed = packIds(ids);

@@ -1,3 +1,5 @@
+import { normalizeLesson } from '../rules/similarity';
+
 /**
  * A lesson's word bigrams as ids of one shared vocabulary, for the counterpart postings. At 100k
  * lessons the bigram strings and per-lesson Sets were the largest part of the model's heap (over
@@ -12,16 +14,26 @@
 /** Sorted distinct bigram ids, packed (see above). */
 export type BigramIds = string & { readonly __bigramIds: unique symbol };
 
-const ONE_UNIT = 0x8000;
+/** A code unit at or above this one starts a number of two units (exported for loops that decode in place). */
+export const ONE_UNIT = 0x8000;
 /** Ids beyond this would not fit two code units. */
 const MAX_ID = 2 ** 30 - 1;
 
+/**
+ * Pairs of word ids up to this one make one small integer (under 2^31: V8 keeps it unboxed), so
+ * the vocabulary keys a bigram by a number rather than by a string of its two words: the
+ * bigram strings were most of its heap (a workspace's lessons have tens of thousands).
+ */
+const PAIR_BASE = 46_340;
+
 /** Assigns each distinct bigram an id for the life of the vocabulary (ids are never reused). */
 export class BigramVocabulary {
-  private readonly ids = new Map<string, number>();
+  private readonly words = new Map<string, number>();
+  /** Bigram → id, keyed by its word ids (a number, or for very large word ids a string of both). */
+  private readonly pairs = new Map<number | string, number>();
 
   get size(): number {
-    return this.ids.size;
+    return this.pairs.size;
   }
 
   /** The ids of `bigrams` (distinct), packed. */
@@ -29,19 +41,59 @@ export class BigramVocabulary {
     return packIds(this.idsOf(bigrams).sort((a, b) => a - b));
   }
 
+  /** encode(wordBigrams(text)), without making the bigram strings. */
+  encodeText(text: string): BigramIds {
+    return packIds(this.textIds(text).sort((a, b) => a - b));
+  }
+
   /** The ids of `bigrams`, in their order (new bigrams get the next ids). */
   idsOf(bigrams: Iterable<string>): number[] {
     const ids: number[] = [];
     for (const bigram of bigrams) {
-      let id = this.ids.get(bigram);
-      if (id === undefined) {
-        id = this.ids.size;
-        if (id > MAX_ID) throw new Error('bigram vocabulary full');
-        this.ids.set(bigram, id);
-      }
-      ids.push(id);
+      const space = bigram.indexOf(' ');
+      // A string of one word (never a word bigram) keeps a key of its own.
+      ids.push(space < 0 ? this.idOf(`\u0000${bigram}`) : this.idOf(this.pairKey(this.wordId(bigram.slice(0, space)), this.wordId(bigram.slice(space + 1)))));
     }
     return ids;
+  }
+
+  /** idsOf(wordBigrams(text)): the distinct bigrams of the lesson's words, in text order. */
+  textIds(text: string): number[] {
+    const words = normalizeLesson(text).split(' ');
+    const ids: number[] = [];
+    // A long lesson checks repeats in a set; a usual one (a few dozen words) in the list itself.
+    const seen = words.length > 64 ? new Set<number>() : null;
+    let previous = -1;
+    for (const word of words) {
+      if (!word) continue;
+      const id = this.wordId(word);
+      if (previous >= 0) {
+        const pair = this.idOf(this.pairKey(previous, id));
+        if (seen ? !seen.has(pair) && seen.add(pair) : !ids.includes(pair)) ids.push(pair);
+      }
+      previous = id;
+    }
+    return ids;
+  }
+
+  private wordId(word: string): number {
+    let id = this.words.get(word);
+    if (id === undefined) this.words.set(word, (id = this.words.size));
+    return id;
+  }
+
+  private pairKey(first: number, second: number): number | string {
+    return first < PAIR_BASE && second < PAIR_BASE ? first * PAIR_BASE + second : `${first},${second}`;
+  }
+
+  private idOf(key: number | string): number {
+    let id = this.pairs.get(key);
+    if (id === undefined) {
+      id = this.pairs.size;
+      if (id > MAX_ID) throw new Error('bigram vocabulary full');
+      this.pairs.set(key, id);
+    }
+    return id;
   }
 }
 
@@ -56,6 +108,21 @@ export function packIds(sorted: readonly number[]): BigramIds {
   // fromCharCode takes its arguments on the stack: chunks keep a long lesson within bounds.
   for (let i = 0; i < units.length; i += 4096) out += String.fromCharCode(...units.slice(i, i + 4096));
   return out as BigramIds;
+}
+
+/**
+ * The same packing for whole numbers below 2^30 in any order (the counterpart postings keep their
+ * lessons' numbers so, in file order): 2 or 4 bytes a number where an array element costs 8.
+ */
+export const packNumbers = (numbers: readonly number[]): string => packIds(numbers);
+export const unpackNumbers = (packed: string): number[] => unpackIds(packed as BigramIds);
+
+/** Each number of a packed list in turn, without making the list (long posting lists are read often). */
+export function forEachPacked(packed: string, visit: (n: number) => void): void {
+  for (let i = 0; i < packed.length; i++) {
+    const unit = packed.charCodeAt(i);
+    visit(unit < ONE_UNIT ? unit : ((unit & (ONE_UNIT - 1)) << 15) | packed.charCodeAt(++i));
+  }
 }
 
 /** The ids of a packed list, ascending. */

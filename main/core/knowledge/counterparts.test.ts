@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TimeSlicer } from '../platform/util/time-slicer';
+import { NO_SLICING, TimeSlicer } from '../platform/util/time-slicer';
 import { CounterpartIndex } from './counterparts';
 import { DerivedCache } from './derived-cache';
 import type { SourceEntry } from './model-types';
@@ -63,6 +63,25 @@ describe('counterpart index', () => {
     const updated = await index.update(fewer);
     for (const entry of fewer) expect(updated.find(entry, 0.6)).toEqual(CounterpartIndex.buildNow(fewer, features).find(entry, 0.6));
     expect(updated.find(all[2]!, 0.6).map((c) => c.entry)).not.toContain(all[3]);
+  });
+
+  it('lets gone lessons go: a run of small rewrites keeps the members within a fifth of the lessons, answers as fresh', async () => {
+    const features = new DerivedCache();
+    let lessons = Array.from({ length: 200 }, (_, i) => lesson(i % 2 ? 'hive' : 'swarm', variant(i)));
+    let index = CounterpartIndex.buildNow(lessons, features);
+    for (let round = 0; round < 60; round++) {
+      // One lesson rewritten: its old line gone, a new one in its place.
+      const at = (round * 37) % lessons.length;
+      const gone = lessons[at]!;
+      const replacement = lesson(gone.tier, `${variant(at)} rewritten ${round}`);
+      const next = lessons.map((e) => (e === gone ? replacement : e));
+      const compare = (a: SourceEntry, b: SourceEntry) => next.indexOf(a) - next.indexOf(b);
+      index = await index.update(next, NO_SLICING, { from: lessons, added: [replacement], removed: [gone], compare });
+      lessons = next;
+      expect(index.memberCount).toBeLessThanOrEqual(lessons.length * 1.2 + 2);
+    }
+    const fresh = CounterpartIndex.buildNow(lessons, features);
+    for (const entry of lessons) expect(index.find(entry, 0.6)).toEqual(fresh.find(entry, 0.6));
   });
 
   it('finds the same in time slices as at once', async () => {

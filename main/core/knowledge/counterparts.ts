@@ -1,7 +1,7 @@
 import type { SourceEntry } from './model-types';
 import { NO_SLICING, type TimeSlicer } from '../platform/util/time-slicer';
 import { PostingTable } from './posting-table';
-import { idJaccard, unpackIds, type BigramIds } from './bigram-ids';
+import { forEachPacked, idJaccard, ONE_UNIT, packNumbers, unpackIds, unpackNumbers, type BigramIds } from './bigram-ids';
 
 type TierGroup = 'hive' | 'project';
 const tierGroup = (tier: SourceEntry['tier']): TierGroup => (tier === 'hive' ? 'hive' : 'project');
@@ -19,14 +19,32 @@ interface Features {
   normalized(entry: SourceEntry): string;
 }
 
-/** A bigram's lessons in file order; a lesson alone is kept bare (most bigrams are rare: a list each would double the postings' heap). */
-type PostingList = SourceEntry | readonly SourceEntry[];
+/**
+ * A bigram's lessons in file order, as their numbers among the index's members: one alone kept
+ * bare, more packed in the code units of a string (2 or 4 bytes a lesson, where an array of
+ * lessons costs 8 and a header: the postings were the largest part of the model's heap).
+ */
+type PostingList = number | string;
 type Postings = Map<TierGroup, PostingTable<PostingList>>;
-type PostingMaps = Map<TierGroup, Map<number, SourceEntry[]>>;
+/** Lists being built or changed: member numbers in file order. */
+type PostingMaps = Map<TierGroup, Map<number, number[]>>;
+/**
+ * The lessons by number: a fresh build numbers them in file order; an update appends its new
+ * lessons. Append-only, so an index and those updated from it share it (an index only reads the
+ * numbers its lists hold). Gone lessons stay until the next fresh build (see `update`).
+ */
+type Members = SourceEntry[];
 
-const lessonsOf = (list: PostingList | undefined): readonly SourceEntry[] => (list === undefined ? [] : Array.isArray(list) ? list : [list as SourceEntry]);
-/** A built list as kept: bare when alone, else copied to its exact length (a list grown by push keeps spare room). */
-const compact = (list: SourceEntry[]): PostingList => (list.length === 1 ? list[0]! : list.slice());
+const numbersOf = (list: PostingList | undefined): readonly number[] => (list === undefined ? [] : typeof list === 'number' ? [list] : unpackNumbers(list));
+/** A built list as kept: bare when alone, else packed. */
+const compact = (list: readonly number[]): PostingList => (list.length === 1 ? list[0]! : packNumbers(list));
+/** Each lesson number of a list in turn. */
+function forEachNumber(list: PostingList | undefined, visit: (n: number) => void): void {
+  if (list === undefined) return;
+  if (typeof list === 'number') visit(list);
+  else forEachPacked(list, visit);
+}
+const compactAll = (lists: Map<number, number[]>): Map<number, PostingList> => new Map([...lists].map(([token, list]) => [token, compact(list)]));
 
 /** Above this share of new lessons a fresh build is cheaper than inserting them one by one. */
 const INCREMENTAL_MAX_SHARE = 0.2;
@@ -46,34 +64,42 @@ export class CounterpartIndex {
     private readonly postings: Postings,
     /** The lessons indexed, in file order. */
     readonly lessons: readonly SourceEntry[],
+    private readonly members: Members,
   ) {}
+
+  /** Lessons the postings can name: those indexed, and gone ones not let go yet (tests read it). */
+  get memberCount(): number {
+    return this.members.length;
+  }
 
   static async build(lessons: readonly SourceEntry[], features: Features, slicer: TimeSlicer = NO_SLICING): Promise<CounterpartIndex> {
     const maps: PostingMaps = new Map([['hive', new Map()], ['project', new Map()]]);
-    await slicer.forEach(lessons, (lesson) => CounterpartIndex.append(maps, features, lesson));
-    const built = new Map([...maps].map(([group, map]) => [group, new Map<number, PostingList>()]));
+    const members: Members = [];
+    await slicer.forEach(lessons, (lesson) => CounterpartIndex.append(maps, features, lesson, members));
+    const built = new Map([...maps].map(([group]) => [group, new Map<number, PostingList>()]));
     for (const [group, map] of maps) await slicer.forEach([...map], ([token, list]) => built.get(group)!.set(token, compact(list)));
-    return CounterpartIndex.of(built, features, lessons);
+    return CounterpartIndex.of(built, features, lessons, members);
   }
 
   static buildNow(lessons: readonly SourceEntry[], features: Features): CounterpartIndex {
     const maps: PostingMaps = new Map([['hive', new Map()], ['project', new Map()]]);
-    for (const lesson of lessons) CounterpartIndex.append(maps, features, lesson);
-    const built = new Map([...maps].map(([group, map]) => [group, new Map<number, PostingList>()]));
-    for (const [group, map] of maps) for (const [token, list] of map) built.get(group)!.set(token, compact(list));
-    return CounterpartIndex.of(built, features, lessons);
+    const members: Members = [];
+    for (const lesson of lessons) CounterpartIndex.append(maps, features, lesson, members);
+    const built = new Map([...maps].map(([group, map]) => [group, compactAll(map)]));
+    return CounterpartIndex.of(built, features, lessons, members);
   }
 
-  private static of(maps: Map<TierGroup, Map<number, PostingList>>, features: Features, lessons: readonly SourceEntry[]): CounterpartIndex {
-    return new CounterpartIndex(features, new Map([...maps].map(([group, map]) => [group, PostingTable.of<PostingList>(map)])), lessons);
+  private static of(maps: Map<TierGroup, Map<number, PostingList>>, features: Features, lessons: readonly SourceEntry[], members: Members): CounterpartIndex {
+    return new CounterpartIndex(features, new Map([...maps].map(([group, map]) => [group, PostingTable.of<PostingList>(map)])), lessons, members);
   }
 
-  private static append(maps: PostingMaps, features: Features, lesson: SourceEntry): void {
+  private static append(maps: PostingMaps, features: Features, lesson: SourceEntry, members: Members): void {
     const postings = maps.get(tierGroup(lesson.tier))!;
+    const number = members.push(lesson) - 1;
     for (const token of unpackIds(features.bigrams(lesson))) {
       const list = postings.get(token);
-      if (list) list.push(lesson);
-      else postings.set(token, [lesson]);
+      if (list) list.push(number);
+      else postings.set(token, [number]);
     }
   }
 
@@ -109,7 +135,10 @@ export class CounterpartIndex {
       added = await slicer.filter(lessons, (lesson) => !known.has(lesson));
       before = (a, b) => position.get(a)! < position.get(b)!;
     }
-    if (added.length + removed.length > lessons.length * INCREMENTAL_MAX_SHARE) return CounterpartIndex.build(lessons, this.features, slicer);
+    // Members of gone lessons (and of lessons already renumbered) count as changes: a fresh build lets them go.
+    const stale = this.members.length - this.lessons.length;
+    if (added.length + removed.length + stale > lessons.length * INCREMENTAL_MAX_SHARE) return CounterpartIndex.build(lessons, this.features, slicer);
+    const members = this.members;
 
     // The changed lists go to an overlay; the untouched ones stay shared with this index.
     const changes: PostingMaps = new Map([['hive', new Map()], ['project', new Map()]]);
@@ -118,8 +147,8 @@ export class CounterpartIndex {
       const changed = changes.get(group)!;
       for (const token of unpackIds(this.features.bigrams(lesson))) {
         let list = changed.get(token);
-        if (!list) changed.set(token, (list = [...lessonsOf(this.postings.get(group)!.get(token))]));
-        const at = list.indexOf(lesson);
+        if (!list) changed.set(token, (list = [...numbersOf(this.postings.get(group)!.get(token))]));
+        const at = list.findIndex((number) => members[number] === lesson);
         if (at >= 0) list.splice(at, 1);
       }
       await slicer.yield();
@@ -127,22 +156,23 @@ export class CounterpartIndex {
     for (const lesson of added) {
       const group = tierGroup(lesson.tier);
       const changed = changes.get(group)!;
+      const number = members.push(lesson) - 1;
       for (const token of unpackIds(this.features.bigrams(lesson))) {
         let list = changed.get(token);
-        if (!list) changed.set(token, (list = [...lessonsOf(this.postings.get(group)!.get(token))]));
+        if (!list) changed.set(token, (list = [...numbersOf(this.postings.get(group)!.get(token))]));
         let low = 0;
         let high = list.length;
         while (low < high) {
           const mid = (low + high) >> 1;
-          if (before(list[mid]!, lesson)) low = mid + 1;
+          if (before(members[list[mid]!]!, lesson)) low = mid + 1;
           else high = mid;
         }
-        list.splice(low, 0, lesson);
+        list.splice(low, 0, number);
       }
       await slicer.yield();
     }
-    const postings: Postings = new Map([...this.postings].map(([group, lookup]) => [group, lookup.with(changes.get(group)!)]));
-    return new CounterpartIndex(this.features, postings, lessons);
+    const postings: Postings = new Map([...this.postings].map(([group, lookup]) => [group, lookup.with(compactAll(changes.get(group)!))]));
+    return new CounterpartIndex(this.features, postings, lessons, members);
   }
 
   /** The same or a near-duplicate lesson (≥ threshold) in the other tier group, best first, at most 10. */
@@ -178,7 +208,21 @@ export class CounterpartIndex {
   private sharing(entry: SourceEntry, group: TierGroup): Map<SourceEntry, number> {
     const postings = this.postings.get(group)!;
     const shared = new Map<SourceEntry, number>();
-    for (const token of unpackIds(this.features.bigrams(entry))) for (const lesson of lessonsOf(postings.get(token))) shared.set(lesson, (shared.get(lesson) ?? 0) + 1);
+    const members = this.members;
+    for (const token of unpackIds(this.features.bigrams(entry))) {
+      const list = postings.get(token);
+      if (list === undefined) continue;
+      if (typeof list === 'number') {
+        shared.set(members[list]!, (shared.get(members[list]!) ?? 0) + 1);
+        continue;
+      }
+      // Decoded in place (packNumbers' units): the lists of common bigrams are long, and this runs per lesson.
+      for (let i = 0; i < list.length; i++) {
+        const unit = list.charCodeAt(i);
+        const lesson = members[unit < ONE_UNIT ? unit : ((unit & (ONE_UNIT - 1)) << 15) | list.charCodeAt(++i)]!;
+        shared.set(lesson, (shared.get(lesson) ?? 0) + 1);
+      }
+    }
     return shared;
   }
 
@@ -189,7 +233,7 @@ export class CounterpartIndex {
     const normal = this.features.normalized(entry);
     const candidates = new Set<SourceEntry>();
     for (const token of this.features.bigramsInTextOrder(entry)) {
-      for (const candidate of lessonsOf(postings.get(token))) candidates.add(candidate);
+      forEachNumber(postings.get(token), (number) => candidates.add(this.members[number]!));
       yield;
     }
     const out: Counterpart[] = [];

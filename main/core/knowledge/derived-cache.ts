@@ -2,7 +2,7 @@ import type { DirectiveRow } from '../../../shared/contract/knowledge';
 import type { CounterState } from './counter-state';
 import { entryLesson, type RawEntry } from '../rules/entry-fields';
 import type { SourceEntry } from './model-types';
-import { normalizeLesson, wordBigrams } from '../rules/similarity';
+import { normalizeLesson } from '../rules/similarity';
 import { BigramVocabulary, type BigramIds } from './bigram-ids';
 import type { KnowledgeThresholds } from '../rules/thresholds';
 
@@ -28,12 +28,12 @@ export class DerivedCache {
   /** The same for a lesson value (the preview's tier merge works on values). */
   bigramIdsOf(value: RawEntry): BigramIds {
     let ids = this.bigramIds.get(value);
-    if (ids === undefined) this.bigramIds.set(value, (ids = this.vocabulary.encode(wordBigrams(entryLesson(value)))));
+    if (ids === undefined) this.bigramIds.set(value, (ids = this.vocabulary.encodeText(entryLesson(value))));
     return ids;
   }
 
   bigramsInTextOrder(entry: SourceEntry): number[] {
-    return this.vocabulary.idsOf(wordBigrams(entryLesson(entry.value)));
+    return this.vocabulary.textIds(entryLesson(entry.value));
   }
 
   normalized(entry: SourceEntry): string {

@@ -2,6 +2,7 @@ import type { EntryPosition, IndexedEntryLine, KnowledgeSource } from '../store-
 import type { TimeSlicer } from '../platform/util/time-slicer';
 import { toSourceEntry } from './from-index';
 import type { SourceEntry } from './model-types';
+import { RidTable } from './rid-table';
 
 /** Rows read (and parsed + checked) per query: a few milliseconds of work each. */
 const LOAD_BATCH = 250;
@@ -40,7 +41,7 @@ export interface EntryDelta {
  * position is read again; after a removal the order is read back from the index.
  */
 export class EntryCache {
-  private readonly byRid = new Map<number, SourceEntry>();
+  private readonly byRid = new RidTable<SourceEntry>();
   /** File id → its entries in line order. */
   private byFile = new Map<number, SourceEntry[]>();
   private highestRid = 0;
@@ -67,13 +68,13 @@ export class EntryCache {
   /** Brings the cache in line with the index; true when the set of entries changed. */
   async refresh(source: KnowledgeSource, slicer: TimeSlicer): Promise<boolean> {
     const parsed: number[] = [];
-    const added: IndexedEntryLine[] = [];
+    const added: SourceEntry[] = [];
     const add = (rows: IndexedEntryLine[]) => {
       for (const row of rows) {
         const entry = toSourceEntry(row);
-        this.byRid.set(row.rid, entry);
+        this.byRid.set(entry);
         parsed.push(row.rid);
-        added.push(row);
+        added.push(entry);
         if (row.rid > this.highestRid) this.highestRid = row.rid;
       }
     };
@@ -86,20 +87,21 @@ export class EntryCache {
 
     const removed: SourceEntry[] = [];
     if (source.entryCount() === this.byRid.size) {
-      for (const row of added) {
-        const list = this.byFile.get(row.fileId);
-        if (list) list.push(this.byRid.get(row.rid)!);
-        else this.byFile.set(row.fileId, [this.byRid.get(row.rid)!]);
+      for (const entry of added) {
+        const list = this.byFile.get(entry.fileId!);
+        if (list) list.push(entry);
+        else this.byFile.set(entry.fileId!, [entry]);
       }
     } else {
       removed.push(...(await this.reorder(source, slicer, add)));
     }
     const dropped = removed.length;
     this.lastRefresh = { parsed, dropped };
-    const addedEntries = added.map((row) => this.byRid.get(row.rid)!).filter((entry) => entry !== undefined);
+    const gone = new Set(removed);
+    const addedEntries = dropped ? added.filter((entry) => !gone.has(entry)) : added;
     // Lines added and gone again within this refresh were never in `from`.
-    const addedNow = new Set(added.map((row) => row.rid));
-    this.lastDelta = { from: this.entries, added: addedEntries, dropped, removed: removed.filter((entry) => !addedNow.has(entry.rid)), compare: this.lastDelta.compare };
+    const addedNow = new Set(added);
+    this.lastDelta = { from: this.entries, added: addedEntries, dropped, removed: dropped ? removed.filter((entry) => !addedNow.has(entry)) : removed, compare: this.lastDelta.compare };
     const changed = parsed.length > 0 || dropped > 0;
     if (changed) {
       this.entries = this.inFileOrder();
@@ -140,12 +142,7 @@ export class EntryCache {
       after = positions[positions.length - 1]!;
       await slicer.yield();
     }
-    const dropped: SourceEntry[] = [];
-    for (const [rid, entry] of [...this.byRid]) {
-      if (present.has(rid)) continue;
-      this.byRid.delete(rid);
-      dropped.push(entry);
-    }
+    const dropped = this.byRid.removeWhere((entry) => !present.has(entry.rid));
     this.byFile = byFile;
     return dropped;
   }

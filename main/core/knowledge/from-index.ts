@@ -23,16 +23,30 @@ export const MODEL_STORES: readonly string[] = [...STORES.filter((s) => s.table 
 /** Most entries need no normalisation: they share one empty list of notes. */
 const NO_NOTES: SourceEntry['notes'] = Object.freeze([]) as unknown as SourceEntry['notes'];
 
+/**
+ * The store's names as one string per distinct value: every row read from SQLite brings its own
+ * copy of its file path, store key, tier and collection (about 160 bytes an entry, a tenth of the
+ * model's heap), though a workspace has a few dozen files. Bounded like the shared values.
+ */
+const storeNames = new Map<string, string>();
+function storeName(text: string): string {
+  const known = storeNames.get(text);
+  if (known !== undefined) return known;
+  if (storeNames.size >= 10_000) storeNames.clear();
+  storeNames.set(text, text);
+  return text;
+}
+
 export function toSourceEntry(row: IndexedEntryLine): SourceEntry {
   const raw = parseJsonObject(row.raw);
   const check = storeDef(row.storeKey)?.check(raw) ?? { value: raw, notes: [], problems: [] };
   return {
     rid: row.rid,
     value: withSharedParts(check.value),
-    tier: row.tier as EntryTier,
-    collection: row.collection as EntryCollection,
-    storeKey: row.storeKey,
-    file: row.path,
+    tier: storeName(row.tier) as EntryTier,
+    collection: storeName(row.collection) as EntryCollection,
+    storeKey: storeName(row.storeKey),
+    file: storeName(row.path),
     line: row.line,
     fileId: row.fileId,
     notes: check.notes.length ? check.notes : NO_NOTES,

@@ -46,14 +46,42 @@ export function stringList(value: unknown): string[] {
 /** An empty list shared by every row that has one. */
 export const emptyList = <T>(list: T[]): T[] => (list.length === 0 ? (EMPTY as unknown as T[]) : list);
 
-/** The verdict with its checks and reasons shared with equal ones of other rows. */
+const verdicts = new Shared<Maturity>();
+
+/**
+ * The verdict shared whole with equal ones of other rows (a verdict is a dozen fields and a list
+ * of checks: about 200 bytes a row, and most rows repeat one of a few thousand), its checks and
+ * reasons with equal ones of other verdicts.
+ */
 export function sharedMaturity(verdict: Maturity): Maturity {
-  return {
+  const checkKeys = verdict.checks.map((c) => `${c.rule}${SEP}${c.passed}${SEP}${c.detail}`);
+  const reasonsKey = verdict.reasons.join(SEP);
+  const make = () => ({
     ...verdict,
-    reasons: verdict.reasons.length === 0 ? EMPTY : lists.of(verdict.reasons.join(SEP), () => [...verdict.reasons]),
-    checks: verdict.checks.map((c) => checks.of(`${c.rule}${SEP}${c.passed}${SEP}${c.detail}`, () => ({ ...c }))),
-  };
+    reasons: verdict.reasons.length === 0 ? EMPTY : lists.of(reasonsKey, () => [...verdict.reasons]),
+    checks: verdict.checks.map((c, i) => checks.of(checkKeys[i]!, () => ({ ...c }))),
+  });
+  // The key names every field of the contract's verdict: one with more is kept as it is.
+  if (Object.keys(verdict).length !== VERDICT_FIELDS) return make();
+  const key = [
+    verdict.eligible,
+    verdict.decidedBy,
+    numberKey(verdict.signal),
+    numberKey(verdict.confidence),
+    numberKey(verdict.distinctPhases),
+    verdict.confirmationsFrom,
+    verdict.priority,
+    verdict.hasSkill,
+    verdict.reasons.length,
+    reasonsKey,
+    ...checkKeys,
+  ].join(SEP);
+  return verdicts.of(key, make);
 }
+
+const VERDICT_FIELDS = 10;
+/** String(-0) is "0", but -0 and 0 are told apart by a deep equality. */
+const numberKey = (n: number): string => (Object.is(n, -0) ? '-0' : String(n));
 
 /** The outcome funnel, shared with equal ones (most directives have few or no outcomes yet). */
 export function sharedFunnel(funnel: DirectiveRow['funnel']): DirectiveRow['funnel'] {
