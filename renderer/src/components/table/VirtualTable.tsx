@@ -11,8 +11,8 @@ import { resolveOrder, type ColumnState, type SortState } from './table-state';
 /**
  * A reusable virtualised data grid over a server-side paged list. TanStack Table (v9,
  * `createTable` + `tableFeatures`) owns the column model — visibility, order and manual
- * (server-side) sorting — and TanStack Virtual renders only the rows in view, so 100,000
- * rows scroll like 40. Rows have a fixed height: no measuring while scrolling.
+ * (server-side) sorting — and only the rows in view are rendered (row-window.ts), recycled by
+ * blocks, so 100,000 rows scroll like 40. Rows have a fixed height: no measuring while scrolling.
  */
 export interface TableColumn<Row> {
   id: string;
