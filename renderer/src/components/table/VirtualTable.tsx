@@ -3,7 +3,7 @@ import './table.css';
 import { columnOrderingFeature, columnVisibilityFeature, createColumnHelper, createTable, rowSortingFeature, tableFeatures } from '@tanstack/solid-table';
 import { columnLayout } from './column-layout';
 import type { PagedRows } from './paged-rows';
-import { fullRange, sameRange, slotIndex } from './row-slots';
+import { blocksOf, fullRange, sameRange, slotIndex } from './row-slots';
 import { createRowWindow } from './row-window';
 import { createTextWidth, type TextWidth } from './text-width';
 import { resolveOrder, type ColumnState, type SortState } from './table-state';
@@ -11,8 +11,8 @@ import { resolveOrder, type ColumnState, type SortState } from './table-state';
 /**
  * A reusable virtualised data grid over a server-side paged list. TanStack Table (v9,
  * `createTable` + `tableFeatures`) owns the column model — visibility, order and manual
- * (server-side) sorting — and TanStack Virtual renders only the rows in view, so 100,000
- * rows scroll like 40. Rows have a fixed height: no measuring while scrolling.
+ * (server-side) sorting — and only the rows in view are rendered (row-window.ts), recycled by
+ * blocks, so 100,000 rows scroll like 40. Rows have a fixed height: no measuring while scrolling.
  */
 export interface TableColumn<Row> {
   id: string;
@@ -76,6 +76,10 @@ const HEADER_HEIGHT = 30;
 const CELL_PADDING = 16;
 /** Rows loaded ahead of the view in the direction it scrolls (two blocks of the Knowledge table). */
 const READ_AHEAD = 400;
+/** Rows recycled together (see `blocks`): fewer frames change the DOM, each changes more rows. */
+const BLOCK_ROWS = 8;
+/** Rows kept beyond each edge of the view, so a block is filled before it scrolls into view. */
+const OVERSCAN = 4;
 
 
 export function VirtualTable<Row extends Record<string, any>>(props: VirtualTableProps<Row>): JSX.Element {
@@ -126,27 +130,35 @@ export function VirtualTable<Row extends Record<string, any>>(props: VirtualTabl
   const rowWindow = createRowWindow({
     count: () => props.rows.total(),
     rowHeight,
-    overscan: 8,
+    overscan: OVERSCAN,
     scrollMargin: HEADER_HEIGHT,
     scrollElement: () => scrollElement ?? null,
   });
-  // The pool only grows (a taller window), so a slot keeps its rows while the operator scrolls.
-  const poolSize = createMemo<number>((previous) => Math.max(previous, rowWindow.range().end - rowWindow.range().start), 0);
-  // Every slot always shows a row: a range that shrank by one row (a partial row at the edge)
-  // would otherwise hide a slot and show it again a frame later, laying out a whole row twice.
-  const range = createMemo(() => fullRange(rowWindow.range(), poolSize(), props.rows.total()), undefined, { equals: sameRange });
-  // One index signal per slot, written only when that slot's row changes: scrolling by k rows
-  // notifies k slots instead of re-evaluating every slot against the new range.
-  const slotIndexes: Signal<number>[] = [];
+  // Rows are recycled by blocks of BLOCK_ROWS: a block keeps its place while the view scrolls
+  // past it, so a scrolled frame that enters no new block changes nothing in the DOM (the
+  // compositor alone scrolls), and one that does moves a single element. Moving rows one by one
+  // changed a paint chunk and a transform node per row, re-layerizing and repainting every frame.
+  const blockCount = () => Math.ceil(props.rows.total() / BLOCK_ROWS);
+  const wantedBlocks = createMemo(() => blocksOf(rowWindow.range(), BLOCK_ROWS), undefined, { equals: sameRange });
+  // The pool only grows (a taller window), so a slot keeps its block while the operator scrolls.
+  const poolSize = createMemo<number>((previous) => Math.max(previous, wantedBlocks().end - wantedBlocks().start), 0);
+  // Every slot always shows a block: a window that shrank by one block (a partial block at the
+  // edge) would otherwise hide a slot and show it again a frame later, laying out a whole block twice.
+  const blocks = createMemo(() => fullRange(wantedBlocks(), poolSize(), blockCount()), undefined, { equals: sameRange });
+  const range = createMemo(() => ({ start: blocks().start * BLOCK_ROWS, end: Math.min(props.rows.total(), blocks().end * BLOCK_ROWS) }), undefined, { equals: sameRange });
+  // One block signal per slot, written only when that slot's block changes: scrolling by k blocks
+  // notifies k slots instead of re-evaluating every slot against the new window.
+  const slotBlocks: Signal<number>[] = [];
   const slots = createMemo(() => {
-    while (slotIndexes.length < poolSize()) slotIndexes.push(createSignal(-1));
-    return slotIndexes.map(([index]) => index);
+    while (slotBlocks.length < poolSize()) slotBlocks.push(createSignal(-1));
+    return slotBlocks.map(([block]) => block);
   });
   createComputed(() => {
-    const current = range();
+    const current = blocks();
     const size = slots().length;
-    batch(() => slotIndexes.forEach(([, setIndex], slot) => setIndex(slotIndex(slot, current, size))));
+    batch(() => slotBlocks.forEach(([, setBlock], slot) => setBlock(slotIndex(slot, current, size))));
   });
+  const rowsInBlock = Array.from({ length: BLOCK_ROWS }, (_, offset) => offset);
 
   // Rows are loaded 100 above and below the view, and READ_AHEAD in the direction of travel: while
   // the core is busy (its model warming up after the first rows) a block takes a second or more to
@@ -175,6 +187,35 @@ export function VirtualTable<Row extends Record<string, any>>(props: VirtualTabl
     return sort.id === id ? (sort.desc ? ' ▼' : ' ▲') : '';
   };
 
+  const renderRow = (index: Accessor<number>) => {
+    const row = createMemo(() => (index() >= 0 ? props.rows.rowAt(index()) : undefined));
+    return (
+      <div
+        role="row"
+        hidden={index() < 0}
+        aria-rowindex={index() >= 0 ? index() + 2 : undefined}
+        aria-selected={index() >= 0 && props.selectedIndex() === index()}
+        data-index={index() >= 0 ? index() : undefined}
+        data-key={row() ? props.rowKey(row()!) : undefined}
+        class={`vt-row ${props.rowClass?.(row(), index()) ?? ''}${index() >= 0 && props.selectedIndex() === index() ? ' selected' : ''}${row() ? '' : ' placeholder'}`}
+        onClick={() => index() >= 0 && props.onSelect(index())}
+        onDblClick={() => index() >= 0 && props.onOpen(index())}
+      >
+        <Show when={row()} fallback={<div role="gridcell" class="vt-td muted">{index() >= 0 ? '…' : ''}</div>}>
+          {(loaded) => (
+            <For each={visible()}>
+              {(column) => (
+                <div role="gridcell" class="vt-td" classList={{ right: column.align === 'right', clip: clips(column, loaded()) }} title={column.tooltip?.(loaded())}>
+                  {column.cell(loaded)}
+                </div>
+              )}
+            </For>
+          )}
+        </Show>
+      </div>
+    );
+  };
+
   return (
     <div class="vt" role="grid" aria-label={props.label} aria-rowcount={props.rows.total() + 1} aria-colcount={visible().length}>
       <div
@@ -182,7 +223,7 @@ export function VirtualTable<Row extends Record<string, any>>(props: VirtualTabl
         ref={scrollElement}
         tabindex="0"
         data-testid="table-scroll"
-        style={{ '--vt-columns': layout().template, '--vt-width': `${layout().total}px`, '--vt-row-height': `${rowHeight}px` }}
+        style={{ '--vt-columns': layout().template, '--vt-width': `${layout().total}px`, '--vt-row-height': `${rowHeight}px`, '--vt-block-height': `${rowHeight * BLOCK_ROWS}px` }}
       >
         <div class="vt-header" role="row" aria-rowindex={1}>
           <For each={table.getHeaderGroups()[0]?.headers ?? []}>
@@ -208,35 +249,19 @@ export function VirtualTable<Row extends Record<string, any>>(props: VirtualTabl
         </div>
         <div class="vt-body" style={{ height: `${rowWindow.totalSize()}px` }}>
           <For each={slots()}>
-            {(index) => {
-              const row = createMemo(() => (index() >= 0 ? props.rows.rowAt(index()) : undefined));
-              return (
-                <div
-                  role="row"
-                  hidden={index() < 0}
-                  aria-rowindex={index() >= 0 ? index() + 2 : undefined}
-                  aria-selected={index() >= 0 && props.selectedIndex() === index()}
-                  data-index={index() >= 0 ? index() : undefined}
-                  data-key={row() ? props.rowKey(row()!) : undefined}
-                  class={`vt-row ${props.rowClass?.(row(), index()) ?? ''}${index() >= 0 && props.selectedIndex() === index() ? ' selected' : ''}${row() ? '' : ' placeholder'}`}
-                  style={{ transform: `translateY(${Math.max(0, index()) * rowHeight}px)` }}
-                  onClick={() => index() >= 0 && props.onSelect(index())}
-                  onDblClick={() => index() >= 0 && props.onOpen(index())}
-                >
-                  <Show when={row()} fallback={<div role="gridcell" class="vt-td muted">{index() >= 0 ? '…' : ''}</div>}>
-                    {(loaded) => (
-                      <For each={visible()}>
-                        {(column) => (
-                          <div role="gridcell" class="vt-td" classList={{ right: column.align === 'right', clip: clips(column, loaded()) }} title={column.tooltip?.(loaded())}>
-                            {column.cell(loaded)}
-                          </div>
-                        )}
-                      </For>
-                    )}
-                  </Show>
-                </div>
-              );
-            }}
+            {(block) => (
+              <div class="vt-block" hidden={block() < 0} style={{ transform: `translateY(${Math.max(0, block()) * BLOCK_ROWS * rowHeight}px)` }}>
+                <For each={rowsInBlock}>
+                  {(offset) => {
+                    const index = createMemo(() => {
+                      const at = block() < 0 ? -1 : block() * BLOCK_ROWS + offset;
+                      return at < props.rows.total() ? at : -1;
+                    });
+                    return renderRow(index);
+                  }}
+                </For>
+              </div>
+            )}
           </For>
         </div>
         <Show when={props.rows.total() === 0 && !props.rows.loading()}>

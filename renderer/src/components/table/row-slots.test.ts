@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fullRange, slotIndex } from './row-slots';
+import { blocksOf, fullRange, slotIndex } from './row-slots';
 
 const rowsIn = (start: number, end: number, pool: number) => Array.from({ length: pool }, (_, slot) => slotIndex(slot, { start, end }, pool));
 
@@ -28,5 +28,19 @@ describe('recycled row slots', () => {
     expect(fullRange({ start: 100, end: 136 }, 40, 100_000)).toEqual({ start: 100, end: 140 });
     expect(fullRange({ start: 99_970, end: 100_000 }, 40, 100_000)).toEqual({ start: 99_960, end: 100_000 });
     expect(fullRange({ start: 0, end: 3 }, 40, 3)).toEqual({ start: 0, end: 3 });
+  });
+
+  it('covers a row range with the blocks holding its first and last rows, and no more', () => {
+    expect(blocksOf({ start: 0, end: 30 }, 8)).toEqual({ start: 0, end: 4 });
+    expect(blocksOf({ start: 8, end: 16 }, 8)).toEqual({ start: 1, end: 2 });
+    expect(blocksOf({ start: 15, end: 17 }, 8)).toEqual({ start: 1, end: 3 });
+    expect(blocksOf({ start: 5, end: 5 }, 8)).toEqual({ start: 0, end: 0 });
+  });
+
+  it('keeps a block in its slot while the window moves by rows inside it: those frames rewrite nothing', () => {
+    const slots = (rows: { start: number; end: number }) => Array.from({ length: 5 }, (_, slot) => slotIndex(slot, fullRange(blocksOf(rows, 8), 5, 1_000), 5));
+    expect(slots({ start: 100, end: 130 })).toEqual(slots({ start: 103, end: 133 }));
+    const moved = slots({ start: 104, end: 134 });
+    expect(moved.filter((block, slot) => block !== slots({ start: 103, end: 133 })[slot])).toEqual([17]);
   });
 });
