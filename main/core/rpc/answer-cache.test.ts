@@ -66,8 +66,8 @@ describe('the dispatcher checks and masks a sealed answer once', () => {
     expect(next.unactionable[0]!.lesson).toBe('Rotate GITHUB_TOKEN=••• after the incident.');
   });
 
-  it('does not seal what is not plain data', () => {
-    const withMap = { rows: new Map([[1, 2]]) };
-    expect(Object.isFrozen(seal(withMap))).toBe(false);
+  it('refuses to seal what is not plain data', () => {
+    expect(() => seal({ rows: new Map([[1, 2]]) })).toThrow(/plain data/);
+    expect(() => seal([{ at: new Date() }])).toThrow(/plain data/);
   });
 });

@@ -23,8 +23,7 @@ export class AnswerCache {
   /** Keeps `output` (sealed too, so no caller can change what the next one gets) when `answer` is sealed; returns it. */
   keep<T>(name: string, answer: unknown, output: T): T {
     if (!isSealed(answer) || output === null || typeof output !== 'object') return output;
-    const sealed = seal(output as object);
-    if (isSealed(sealed)) this.byAnswer.set(answer, { name, output: sealed });
+    this.byAnswer.set(answer, { name, output: seal(output as object) });
     return output;
   }
 }

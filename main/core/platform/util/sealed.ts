@@ -15,51 +15,40 @@ const isPlainObject = (value: object) => {
   return proto === Object.prototype || proto === null;
 };
 
-/** Whether `value` is plain data all the way down (parts already frozen deeply are not walked again). */
-function isPlainData(value: unknown): boolean {
-  if (value === null || typeof value !== 'object') return typeof value !== 'function' && typeof value !== 'symbol';
-  if (deeplyFrozen.has(value)) return true;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) if (!isPlainData(value[i])) return false;
-    return true;
-  }
-  if (!isPlainObject(value)) return false;
-  for (const key of Object.keys(value)) if (!isPlainData((value as Record<string, unknown>)[key])) return false;
-  return true;
-}
-
 /**
- * Freezes plain data all the way down (see isPlainData). Only containers of other objects are
+ * Freezes plain data all the way down, in one walk. Only containers of other objects are
  * remembered: a leaf (an object or array of primitives) is reached through its container, and
  * remembering thousands of them costs more than freezing them again.
  */
-function freezeDeep(value: unknown): void {
-  if (value === null || typeof value !== 'object' || deeplyFrozen.has(value)) return;
+function freezeDeep(value: object): void {
+  if (deeplyFrozen.has(value)) return;
   let leaf = true;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const item: unknown = value[i];
-      if (item !== null && typeof item === 'object') {
+      if (typeof item === 'object' && item !== null) {
         leaf = false;
         freezeDeep(item);
-      }
+      } else if (typeof item === 'function' || typeof item === 'symbol') throw new TypeError(NOT_PLAIN);
     }
   } else {
+    if (!isPlainObject(value)) throw new TypeError(NOT_PLAIN);
     for (const key of Object.keys(value)) {
       const item = (value as Record<string, unknown>)[key];
-      if (item !== null && typeof item === 'object') {
+      if (typeof item === 'object' && item !== null) {
         leaf = false;
         freezeDeep(item);
-      }
+      } else if (typeof item === 'function' || typeof item === 'symbol') throw new TypeError(NOT_PLAIN);
     }
   }
   Object.freeze(value);
   if (!leaf) deeplyFrozen.add(value);
 }
 
-/** Freezes `value` all the way down and marks it sealed; a value that is not plain data is returned untouched and unmarked (never cached). */
+const NOT_PLAIN = 'only plain data (objects, arrays, strings, numbers, booleans, null) can be sealed';
+
+/** Freezes `value` all the way down and marks it sealed. Anything but plain data (a Map, a Date, a function…) is a mistake and throws. */
 export function seal<T extends object>(value: T): T {
-  if (!isPlainData(value)) return value;
   freezeDeep(value);
   sealedRoots.add(value);
   return value;
