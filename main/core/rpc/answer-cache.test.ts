@@ -49,11 +49,34 @@ describe('the dispatcher checks and masks a sealed answer once', () => {
     expect(next.unactionable[0]!.lesson).toBe('Rotate GITHUB_TOKEN=••• after the incident.');
   });
 
-  it('still refuses a sealed answer the contract does not allow, every time', async () => {
+  it('still refuses a sealed answer the contract does not allow, every time, saying where', async () => {
     const bad = seal({ ...inboxes(SECRET), unactionable: [{ id: 'u1' }] });
-    const call = dispatcherAnswering({ current: bad });
-    await expect(call()).rejects.toThrow(/contract does not allow/);
-    await expect(call()).rejects.toThrow(/contract does not allow/);
+    const handlers = { 'knowledge.inboxes': () => bad } as unknown as Handlers;
+    const dispatcher = createDispatcher(handlers);
+    for (let i = 0; i < 2; i++) {
+      const result = await dispatcher.call('knowledge.inboxes', {});
+      expect(result).toMatchObject({ ok: false, error: { code: 'invalid_output' } });
+      const issues = (!result.ok && (result.error as { issues?: { path: string }[] }).issues) || [];
+      expect(issues.length).toBeGreaterThan(0);
+      for (const issue of issues) expect(issue.path).toMatch(/^unactionable\.0\./);
+    }
+  });
+
+  it('reuses the output of a field that holds the very object of an earlier answer, and checks a field that is a new object afresh', async () => {
+    const earlier = inboxes(SECRET);
+    const answer = { current: seal(earlier) as unknown };
+    const call = dispatcherAnswering(answer);
+    const first = await call();
+    // Only the freshness moved: the unactionable list is the same object, so its output is reused.
+    answer.current = seal({ ...earlier, duplicatesFreshness: { stale: true, computing: true, asOf: '2026-07-02T00:00:00.000Z' } });
+    const stale = await call();
+    expect(stale.unactionable).toBe(first.unactionable);
+    expect(stale.duplicatesFreshness).toEqual({ stale: true, computing: true, asOf: '2026-07-02T00:00:00.000Z' });
+    // A new unactionable list (another lesson, another credential) is checked and masked afresh.
+    answer.current = seal({ ...earlier, unactionable: inboxes(OTHER_SECRET).unactionable });
+    const next = await call();
+    expect(next.unactionable).not.toBe(first.unactionable);
+    expect(next.unactionable[0]!.lesson).toBe('Rotate GITHUB_TOKEN=••• after the incident.');
   });
 
   it('checks an unsealed answer on every call (its content may have changed in place)', async () => {

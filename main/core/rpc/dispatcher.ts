@@ -31,7 +31,8 @@ export type Handlers = CallHandlers & SubscriptionHandlers;
  * Credentials in store text are masked here, once, on the way out (every result and every pushed
  * event), so no view has to remember to; only the audited reveal command returns them. A handler
  * that answers with a sealed value (frozen all the way down) has it checked and masked once for
- * as long as it answers with that same value (answer-cache.ts).
+ * as long as it answers with that same value, and its fields that are objects of an earlier
+ * answer are not checked again (answer-cache.ts).
  */
 export interface Dispatcher {
   call(name: unknown, input: unknown): Promise<Envelope<unknown>>;
@@ -92,15 +93,14 @@ export function createDispatcher(handlers: Handlers, hooks: DispatcherHooks = {}
           throw new ConsoleError('forbidden', refusal);
         }
         const value = await (handlers[name as CallName] as (i: unknown, c: CallerContext) => unknown)(parseInput(name, input), caller);
-        const reveals = (contract[name] as { reveals?: true }).reveals === true;
-        const kept = reveals ? undefined : answers.get(name, value);
-        if (kept !== undefined) return { ok: true, value: kept };
-        const checked = contract[name].output.safeParse(value);
+        const spec = contract[name];
+        // Only the reveal command's output leaves unmasked (and is never kept).
+        const checked = (spec as { reveals?: true }).reveals ? spec.output.safeParse(value) : answers.checked(name, spec.output, value);
         if (!checked.success) {
           const issues = describeIssues(checked.error);
           throw new ConsoleError('invalid_output', `${name} produced output the contract does not allow`, issues);
         }
-        return { ok: true, value: reveals ? checked.data : answers.keep(name, value, maskDeep(checked.data)) };
+        return { ok: true, value: checked.data };
       } catch (error) {
         return failure(error);
       }
