@@ -81,20 +81,23 @@ function insertRows(
   owned = false,
 ): DirectiveRow[] {
   if (added.length === 0) return rows as DirectiveRow[];
-  const out = owned ? (rows as DirectiveRow[]) : rows.slice();
+  // Not owned: the first insertion makes the copy (toSpliced copies once; slice then splice, twice).
+  let out: DirectiveRow[] | null = owned ? (rows as DirectiveRow[]) : null;
   for (const row of added) {
+    const current = out ?? rows;
     const source = sourceOfRow(row)!;
     let low = 0;
-    let high = out.length;
+    let high = current.length;
     while (low < high) {
       const mid = (low + high) >> 1;
-      const other = out[mid]!;
+      const other = current[mid]!;
       if ((order(other, row) || fileOrder(sourceOfRow(other)!, source)) <= 0) low = mid + 1;
       else high = mid;
     }
-    out.splice(low, 0, row);
+    if (out) out.splice(low, 0, row);
+    else out = rows.toSpliced(low, 0, row);
   }
-  return out;
+  return out!;
 }
 
 /** `rows` (ordered by `order`, then file order) without `row`. */

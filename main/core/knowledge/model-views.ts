@@ -133,20 +133,28 @@ export function insertInOrder<T>(
 ): { list: SourceEntry[]; values: T[] | null } {
   if (added.length === 0) return { list: list as SourceEntry[], values: values as T[] | null };
   if (added.length > 64) return mergeInOrder(list, values, added, compare, valueOf);
-  const outList = list.slice();
-  const outValues = values && values.slice();
+  // The first insertion makes the copy (toSpliced: one allocation, one pass; slice then splice
+  // copies a long list twice), the next ones go into that copy.
+  let outList: SourceEntry[] | null = null;
+  let outValues: T[] | null = null;
   for (const entry of added) {
+    const current = outList ?? list;
     let low = 0;
-    let high = outList.length;
+    let high = current.length;
     while (low < high) {
       const mid = (low + high) >> 1;
-      if (compare(outList[mid]!, entry) <= 0) low = mid + 1;
+      if (compare(current[mid]!, entry) <= 0) low = mid + 1;
       else high = mid;
     }
-    outList.splice(low, 0, entry);
-    outValues?.splice(low, 0, valueOf(entry));
+    if (outList) {
+      outList.splice(low, 0, entry);
+      outValues?.splice(low, 0, valueOf(entry));
+    } else {
+      outList = list.toSpliced(low, 0, entry);
+      outValues = values && values.toSpliced(low, 0, valueOf(entry));
+    }
   }
-  return { list: outList, values: outValues };
+  return { list: outList!, values: outValues };
 }
 
 /**
@@ -163,16 +171,22 @@ export function removeFromOrder<T>(
   const gone: (T | SourceEntry)[] = [];
   if (removed.length === 0) return { list: list as SourceEntry[], values: values as T[] | null, gone };
   if (removed.length <= 64) {
-    const outList = list.slice();
-    const outValues = values && values.slice();
+    // As in insertInOrder: the first removal makes the copy, the next ones are made in it.
+    let outList: SourceEntry[] | null = null;
+    let outValues: T[] | null = null;
     for (const entry of removed) {
-      const at = indexInOrder(outList, entry, compare);
+      const at = indexInOrder(outList ?? list, entry, compare);
       if (at < 0) continue;
-      gone.push(outValues ? outValues[at]! : outList[at]!);
-      outList.splice(at, 1);
-      outValues?.splice(at, 1);
+      gone.push(values ? (outValues ?? values)[at]! : (outList ?? list)[at]!);
+      if (outList) {
+        outList.splice(at, 1);
+        outValues?.splice(at, 1);
+      } else {
+        outList = list.toSpliced(at, 1);
+        outValues = values && values.toSpliced(at, 1);
+      }
     }
-    return { list: outList, values: outValues, gone };
+    return { list: outList ?? list.slice(), values: outList ? outValues : values && values.slice(), gone };
   }
   const drop = new Set(removed);
   const outList: SourceEntry[] = [];
