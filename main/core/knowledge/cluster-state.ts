@@ -87,6 +87,9 @@ export class ClusterGroupState {
       else newest.set(this.find(this.firstBigramless), { j: this.firstBigramless, similarity: 1 });
     } else {
       for (const [other, shared] of features.sameGroup(entry)) {
+        // The other lesson has at least `shared` bigrams, so the similarity is at most shared / mine:
+        // below the threshold that bound rules it out without looking the other one up.
+        if (shared / mine < this.threshold) continue;
         const j = this.position.get(other);
         if (j === undefined) continue;
         // jaccard() of the two sets, from the count of shared bigrams the postings gave.

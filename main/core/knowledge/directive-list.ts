@@ -72,9 +72,14 @@ export function directivesPage(total: number, rows: DirectiveRow[], counts: Dire
   };
 }
 
-/** The default Directives page's work (scope, counts, priority order) and every row's search text, ahead of requests. */
+/**
+ * The default Directives page's work (scope, counts, priority order) and the search text of the
+ * rows this model computed, ahead of requests. Rows taken over from the previous model were
+ * warmed by it, so a model grown by one line warms one row, not every row (a search computes
+ * any text still missing).
+ */
 export async function warmDirectives(model: KnowledgeModel, slicer: TimeSlicer): Promise<void> {
   const { all } = scopeOf(model, false);
   model.cached(sortKey(false, 'priority'), () => [...all].sort(SORTS.priority));
-  await slicer.forEach(model.directiveRows(), haystackOf);
+  await slicer.forEach(model.takeComputedRows(), haystackOf);
 }

@@ -72,22 +72,32 @@ export function directiveScope(rows: readonly DirectiveRow[], includeInactive: b
   return { all, counts };
 }
 
-/** `rows` (ordered by `order`, then file order) with `added` put in their places. */
-function insertRows(rows: readonly DirectiveRow[], added: readonly DirectiveRow[], order: (a: DirectiveRow, b: DirectiveRow) => number, fileOrder: (a: SourceEntry, b: SourceEntry) => number): DirectiveRow[] {
-  const out = rows.slice();
+/** `rows` (ordered by `order`, then file order) with `added` put in their places: in `rows` itself when it is `owned` (a copy made for this), else in a copy. */
+function insertRows(
+  rows: readonly DirectiveRow[],
+  added: readonly DirectiveRow[],
+  order: (a: DirectiveRow, b: DirectiveRow) => number,
+  fileOrder: (a: SourceEntry, b: SourceEntry) => number,
+  owned = false,
+): DirectiveRow[] {
+  if (added.length === 0) return rows as DirectiveRow[];
+  // Not owned: the first insertion makes the copy (toSpliced copies once; slice then splice, twice).
+  let out: DirectiveRow[] | null = owned ? (rows as DirectiveRow[]) : null;
   for (const row of added) {
+    const current = out ?? rows;
     const source = sourceOfRow(row)!;
     let low = 0;
-    let high = out.length;
+    let high = current.length;
     while (low < high) {
       const mid = (low + high) >> 1;
-      const other = out[mid]!;
+      const other = current[mid]!;
       if ((order(other, row) || fileOrder(sourceOfRow(other)!, source)) <= 0) low = mid + 1;
       else high = mid;
     }
-    out.splice(low, 0, row);
+    if (out) out.splice(low, 0, row);
+    else out = rows.toSpliced(low, 0, row);
   }
-  return out;
+  return out!;
 }
 
 /** `rows` (ordered by `order`, then file order) without `row`. */
@@ -128,13 +138,13 @@ export function replaceInDirectiveMemo(key: string, value: unknown, replaced: re
       count(counts, next);
       removeRow(all, old, () => 0, fileOrder);
     }
-    return { all: insertRows(all, pairs.map(([, next]) => next), () => 0, fileOrder), counts } satisfies DirectiveScope;
+    return { all: insertRows(all, pairs.map(([, next]) => next), () => 0, fileOrder, true), counts } satisfies DirectiveScope;
   }
   const order = SORTS[sort as DirectiveSort];
   if (!order) return undefined;
   const rows = (value as DirectiveRow[]).slice();
   for (const [old] of pairs) removeRow(rows, old, order, fileOrder);
-  return insertRows(rows, pairs.map(([, next]) => next), order, fileOrder);
+  return insertRows(rows, pairs.map(([, next]) => next), order, fileOrder, true);
 }
 
 /**
@@ -151,17 +161,19 @@ export function growDirectiveMemo(key: string, value: unknown, added: readonly D
   if (sort === undefined) {
     const scope = value as DirectiveScope;
     const counts = { ...scope.counts, byPriority: { ...scope.counts.byPriority } };
-    const all = scope.all.slice();
+    // One copy of the list: the rows that went are taken out of it, the new ones put into it.
+    const all = gone.length > 0 ? scope.all.slice() : scope.all;
     for (const row of gone) {
       uncount(counts, row);
       removeRow(all, row, () => 0, fileOrder);
     }
     for (const row of fresh) count(counts, row);
-    return { all: insertRows(all, fresh, () => 0, fileOrder), counts } satisfies DirectiveScope;
+    return { all: insertRows(all, fresh, () => 0, fileOrder, gone.length > 0), counts } satisfies DirectiveScope;
   }
   const order = SORTS[sort as DirectiveSort];
   if (!order) return undefined;
-  const rows = (value as DirectiveRow[]).slice();
+  const before = value as DirectiveRow[];
+  const rows = gone.length > 0 ? before.slice() : before;
   for (const row of gone) removeRow(rows, row, order, fileOrder);
-  return insertRows(rows, fresh, order, fileOrder);
+  return insertRows(rows, fresh, order, fileOrder, gone.length > 0);
 }

@@ -40,6 +40,8 @@ export class KnowledgeModel {
   viewsMadeBy: 'grown' | 'adopted' | 'full' | null = null;
   /** Directive rows this model computed rather than took over (tests read it). */
   rowsComputed = 0;
+  /** Rows computed since the last takeComputedRows (the service warms their search text; rows taken over have theirs already). */
+  private computedRows: DirectiveRow[] = [];
   /** When the stores were read for this model (epoch ms). */
   readonly builtAt: number;
 
@@ -241,8 +243,16 @@ export class KnowledgeModel {
     if (!row) {
       rows.set(source, (row = directiveRow(this, source)));
       this.rowsComputed++;
+      this.computedRows.push(row);
     }
     return row;
+  }
+
+  /** The directive rows this model computed since the last call (not those it took over from the previous model). */
+  takeComputedRows(): DirectiveRow[] {
+    const rows = this.computedRows;
+    this.computedRows = [];
+    return rows;
   }
 
   /** Lessons with v2 directive fields as directive rows (file order); rows are reused while counters and thresholds stay. */

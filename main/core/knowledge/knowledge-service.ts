@@ -18,6 +18,7 @@ import { defaultProject, SimilarityJobs, type PreparedMerge } from './similarity
 import { KnowledgeModel } from './knowledge-model';
 import type { EntryMarkers, EntryTier, KnowledgeInputs, SourceEntry } from './model-types';
 import { LatestResult } from './latest-result';
+import { KeptAnswer } from './kept-answer';
 import { thresholdsInForce } from '../rules/thresholds-in-force';
 import type { KnowledgeThresholds } from '../rules/thresholds';
 
@@ -49,6 +50,7 @@ export class KnowledgeService {
   private readonly jobs = new SimilarityJobs(this.derived, () => this.slicer(), () => this.closed);
   private readonly duplicates = new LatestResult<Inboxes['duplicates']>();
   private readonly merges = new LatestResult<PreparedMerge>();
+  private readonly inboxesAnswer = new KeptAnswer<Inboxes>();
   private source: KnowledgeSource | null = null;
   private counterCache: { key: string; inputs: ReturnType<typeof loadCounterInputs>; state: CounterState } | null = null;
   private sideCache: { key: string; inputs: Pick<KnowledgeInputs, 'retractions' | 'skills'> } | null = null;
@@ -318,9 +320,11 @@ export class KnowledgeService {
   }
 
   private async modelInboxes(model: KnowledgeModel): Promise<Inboxes> {
-    const triage = this.triage(model);
+    const pending = this.triage(model);
     const { value, freshness } = await this.duplicates.get(this.duplicatesKey(model), model.builtAt, () => this.jobs.duplicates(model));
-    return { ...(await triage), duplicates: value, duplicatesFreshness: freshness };
+    const triage = await pending;
+    // Polled while clusters grow: the same answer until one of its parts changes (checked and masked once).
+    return this.inboxesAnswer.of([triage, value, freshness.stale, freshness.computing, freshness.asOf], () => ({ ...triage, duplicates: value, duplicatesFreshness: freshness }));
   }
 
   async previewInjection({ headroomPercent, phase, agent, tool, filePaths, taskText, projectName }: Input<typeof PreviewInput>) {

@@ -10,7 +10,7 @@ import type { EventRef, KnowledgeInputs, SourceEntry } from './model-types';
  * The per-model views every knowledge request reads, and the two ways to get them: a full build
  * over every entry (`buildViews`, time-sliced by its caller) and growing the previous model's
  * views by appended lines (`growViews`), whose work is in proportion to the lines appended (plus
- * array copies, which are memory moves, not per-entry work). Both give the same views: the
+ * one array copy per changed view, which is a memory move, not per-entry work). Both give the same views: the
  * equality test (incremental-model.test.ts) holds them to it.
  */
 export interface ModelViews {
@@ -120,66 +120,82 @@ export function* buildViews(inputs: KnowledgeInputs, rowOf: (source: SourceEntry
 
 /**
  * `list` (in file order) with `added` (in file order) put in their places; `values` (index for
- * index with `list`) gets `valueOf` of each at the same place. Few additions are spliced in by
+ * index with `list`) gets `valueOf` of each at the same place, or is null for a view that is a
+ * list of entries alone (its one copy is then all that is made). Few additions are spliced in by
  * binary search; many are merged in one pass.
  */
 export function insertInOrder<T>(
   list: readonly SourceEntry[],
-  values: readonly T[],
+  values: readonly T[] | null,
   added: readonly SourceEntry[],
   compare: EntryOrder,
   valueOf: (entry: SourceEntry) => T,
-): { list: SourceEntry[]; values: T[] } {
-  if (added.length === 0) return { list: list as SourceEntry[], values: values as T[] };
+): { list: SourceEntry[]; values: T[] | null } {
+  if (added.length === 0) return { list: list as SourceEntry[], values: values as T[] | null };
   if (added.length > 64) return mergeInOrder(list, values, added, compare, valueOf);
-  const outList = list.slice();
-  const outValues = values.slice();
+  // The first insertion makes the copy (toSpliced: one allocation, one pass; slice then splice
+  // copies a long list twice), the next ones go into that copy.
+  let outList: SourceEntry[] | null = null;
+  let outValues: T[] | null = null;
   for (const entry of added) {
+    const current = outList ?? list;
     let low = 0;
-    let high = outList.length;
+    let high = current.length;
     while (low < high) {
       const mid = (low + high) >> 1;
-      if (compare(outList[mid]!, entry) <= 0) low = mid + 1;
+      if (compare(current[mid]!, entry) <= 0) low = mid + 1;
       else high = mid;
     }
-    outList.splice(low, 0, entry);
-    outValues.splice(low, 0, valueOf(entry));
+    if (outList) {
+      outList.splice(low, 0, entry);
+      outValues?.splice(low, 0, valueOf(entry));
+    } else {
+      outList = list.toSpliced(low, 0, entry);
+      outValues = values && values.toSpliced(low, 0, valueOf(entry));
+    }
   }
-  return { list: outList, values: outValues };
+  return { list: outList!, values: outValues };
 }
 
 /**
- * `list` (file order) without the `removed` entries, `values` index for index; `gone` are the
- * values that went with them. Few removals are found by binary search, many in one pass.
+ * `list` (file order) without the `removed` entries, `values` index for index (or null, as in
+ * insertInOrder); `gone` are the values that went with them (the entries when `values` is null).
+ * Few removals are found by binary search, many in one pass.
  */
 export function removeFromOrder<T>(
   list: readonly SourceEntry[],
-  values: readonly T[],
+  values: readonly T[] | null,
   removed: readonly SourceEntry[],
   compare: EntryOrder,
-): { list: SourceEntry[]; values: T[]; gone: T[] } {
-  const gone: T[] = [];
-  if (removed.length === 0) return { list: list as SourceEntry[], values: values as T[], gone };
+): { list: SourceEntry[]; values: T[] | null; gone: (T | SourceEntry)[] } {
+  const gone: (T | SourceEntry)[] = [];
+  if (removed.length === 0) return { list: list as SourceEntry[], values: values as T[] | null, gone };
   if (removed.length <= 64) {
-    const outList = list.slice();
-    const outValues = values.slice();
+    // As in insertInOrder: the first removal makes the copy, the next ones are made in it.
+    let outList: SourceEntry[] | null = null;
+    let outValues: T[] | null = null;
     for (const entry of removed) {
-      const at = indexInOrder(outList, entry, compare);
+      const at = indexInOrder(outList ?? list, entry, compare);
       if (at < 0) continue;
-      gone.push(outValues[at]!);
-      outList.splice(at, 1);
-      outValues.splice(at, 1);
+      gone.push(values ? (outValues ?? values)[at]! : (outList ?? list)[at]!);
+      if (outList) {
+        outList.splice(at, 1);
+        outValues?.splice(at, 1);
+      } else {
+        outList = list.toSpliced(at, 1);
+        outValues = values && values.toSpliced(at, 1);
+      }
     }
-    return { list: outList, values: outValues, gone };
+    return { list: outList ?? list.slice(), values: outList ? outValues : values && values.slice(), gone };
   }
   const drop = new Set(removed);
   const outList: SourceEntry[] = [];
-  const outValues: T[] = [];
+  const outValues: T[] | null = values && [];
   list.forEach((entry, i) => {
-    if (drop.has(entry)) gone.push(values[i]!);
+    if (drop.has(entry)) gone.push(values ? values[i]! : entry);
     else {
       outList.push(entry);
-      outValues.push(values[i]!);
+      outValues?.push(values![i]!);
     }
   });
   return { list: outList, values: outValues, gone };
@@ -188,30 +204,37 @@ export function removeFromOrder<T>(
 const same = (e: SourceEntry) => e;
 
 /** insertInOrder for many additions: one merge pass (`added` sorted in file order). */
-function mergeInOrder<T>(list: readonly SourceEntry[], values: readonly T[], added: readonly SourceEntry[], compare: EntryOrder, valueOf: (entry: SourceEntry) => T) {
+function mergeInOrder<T>(list: readonly SourceEntry[], values: readonly T[] | null, added: readonly SourceEntry[], compare: EntryOrder, valueOf: (entry: SourceEntry) => T) {
   const sorted = [...added].sort(compare);
   const outList: SourceEntry[] = [];
-  const outValues: T[] = [];
+  const outValues: T[] | null = values && [];
   let i = 0;
   for (const entry of sorted) {
     while (i < list.length && compare(list[i]!, entry) <= 0) {
       outList.push(list[i]!);
-      outValues.push(values[i++]!);
+      outValues?.push(values![i]!);
+      i++;
     }
     outList.push(entry);
-    outValues.push(valueOf(entry));
+    outValues?.push(valueOf(entry));
   }
   for (; i < list.length; i++) {
     outList.push(list[i]!);
-    outValues.push(values[i]!);
+    outValues?.push(values![i]!);
   }
   return { list: outList, values: outValues };
 }
 
-/** `list` with the removed entries taken out and the added ones put in their places (both in file order). */
+/** `list` with the removed entries taken out and the added ones put in their places (both in file order), values index for index. */
 function replaceInOrder<T>(list: readonly SourceEntry[], values: readonly T[], removed: readonly SourceEntry[], added: readonly SourceEntry[], compare: EntryOrder, valueOf: (entry: SourceEntry) => T) {
   const kept = removeFromOrder(list, values, removed, compare);
-  return { ...insertInOrder(kept.list, kept.values, added, compare, valueOf), gone: kept.gone };
+  const grown = insertInOrder(kept.list, kept.values, added, compare, valueOf);
+  return { list: grown.list, values: grown.values as T[], gone: kept.gone as T[] };
+}
+
+/** A view that is a list of entries: `list` with the removed entries taken out and the added ones put in their places, in one copy. */
+function replaceEntries(list: readonly SourceEntry[], removed: readonly SourceEntry[], added: readonly SourceEntry[], compare: EntryOrder): SourceEntry[] {
+  return insertInOrder(removeFromOrder(list, null, removed, compare).list, null, added, compare, same).list;
 }
 
 /** The entries changed since the previous views: lines added, and lines gone (a rewritten file's old lines, a deleted file's). */
@@ -240,7 +263,7 @@ export function growViews(
   const gone = [...removed].sort(compare);
   const lessonsOf = (list: readonly SourceEntry[]) => list.filter((e) => e.collection === 'active');
   const [lessonsAdded, lessonsGone] = [lessonsOf(appended), lessonsOf(gone)];
-  const lessons = replaceInOrder(previous.lessons, previous.lessons, lessonsGone, lessonsAdded, compare, same).list;
+  const lessons = replaceEntries(previous.lessons, lessonsGone, lessonsAdded, compare);
 
   const perId = new Map<string, { gone: SourceEntry[]; added: SourceEntry[] }>();
   const note = (entry: SourceEntry, side: 'gone' | 'added') => {
@@ -254,7 +277,7 @@ export function growViews(
   const changedIds = new Map<string, Copies>();
   for (const [id, change] of perId) {
     const copies = copiesOf(previous.byId.get(id));
-    changedIds.set(id, keptCopies(replaceInOrder(copies, copies, change.gone, change.added, compare, same).list));
+    changedIds.set(id, keptCopies(replaceEntries(copies, change.gone, change.added, compare)));
   }
   const byId = previous.byId.with(changedIds);
 
@@ -265,7 +288,7 @@ export function growViews(
   const activeOf = (list: readonly SourceEntry[], group: string) => list.filter((e) => isActiveStatus(entryStatus(e.value)) && (group === 'hive') === (e.tier === 'hive'));
   const groups = previous.groups.map(({ group, entries }) => ({
     group,
-    entries: replaceInOrder(entries, entries, activeOf(lessonsGone, group), activeOf(lessonsAdded, group), compare, same).list,
+    entries: replaceEntries(entries, activeOf(lessonsGone, group), activeOf(lessonsAdded, group), compare),
   }));
 
   const tierOf = (list: readonly SourceEntry[], hive: boolean) => list.filter((e) => (e.tier === 'hive') === hive);
@@ -274,7 +297,7 @@ export function growViews(
 
   const collectionOf = (list: readonly SourceEntry[], collection: string) => list.filter((e) => e.collection === collection);
   const triageOf = (collection: 'rejected' | 'unactionable') =>
-    replaceInOrder(previous.triage[collection], previous.triage[collection], collectionOf(gone, collection), collectionOf(appended, collection), compare, same).list;
+    replaceEntries(previous.triage[collection], collectionOf(gone, collection), collectionOf(appended, collection), compare);
 
   const eventsSame = previousInputs.knowledgeEvents === inputs.knowledgeEvents && previousInputs.applicationLog === inputs.applicationLog;
   const views: ModelViews = {

@@ -11,6 +11,7 @@ import {
 } from '../../../shared/contract';
 import { NO_CALLER, type CallerContext } from '../human/confirmation';
 import { maskDeep } from '../platform/util/credentials';
+import { AnswerCache } from './answer-cache';
 
 export type CallHandlers = { [K in CallName]: (input: ParsedInput<K>, caller: CallerContext) => Promise<Output<K>> | Output<K> };
 export type SubscriptionHandlers = {
@@ -28,7 +29,10 @@ export type Handlers = CallHandlers & SubscriptionHandlers;
  * operations are refused there.
  *
  * Credentials in store text are masked here, once, on the way out (every result and every pushed
- * event), so no view has to remember to; only the audited reveal command returns them.
+ * event), so no view has to remember to; only the audited reveal command returns them. A handler
+ * that answers with a sealed value (frozen all the way down) has it checked and masked once for
+ * as long as it answers with that same value, and its fields that are objects of an earlier
+ * answer are not checked again (answer-cache.ts).
  */
 export interface Dispatcher {
   call(name: unknown, input: unknown): Promise<Envelope<unknown>>;
@@ -76,7 +80,7 @@ function humanOnlyRefusal(name: CallName, input: unknown, caller: CallerContext)
   return null;
 }
 
-export function createDispatcher(handlers: Handlers, hooks: DispatcherHooks = {}, caller: CallerContext = NO_CALLER): Dispatcher {
+export function createDispatcher(handlers: Handlers, hooks: DispatcherHooks = {}, caller: CallerContext = NO_CALLER, answers = new AnswerCache()): Dispatcher {
   return {
     async call(name, input) {
       try {
@@ -89,12 +93,14 @@ export function createDispatcher(handlers: Handlers, hooks: DispatcherHooks = {}
           throw new ConsoleError('forbidden', refusal);
         }
         const value = await (handlers[name as CallName] as (i: unknown, c: CallerContext) => unknown)(parseInput(name, input), caller);
-        const checked = contract[name].output.safeParse(value);
+        const spec = contract[name];
+        // Only the reveal command's output leaves unmasked (and is never kept).
+        const checked = (spec as { reveals?: true }).reveals ? spec.output.safeParse(value) : answers.checked(name, spec.output, value);
         if (!checked.success) {
           const issues = describeIssues(checked.error);
           throw new ConsoleError('invalid_output', `${name} produced output the contract does not allow`, issues);
         }
-        return { ok: true, value: (contract[name] as { reveals?: true }).reveals ? checked.data : maskDeep(checked.data) };
+        return { ok: true, value: checked.data };
       } catch (error) {
         return failure(error);
       }
@@ -117,7 +123,7 @@ export function createDispatcher(handlers: Handlers, hooks: DispatcherHooks = {}
       }
     },
     forCaller(next) {
-      return createDispatcher(handlers, hooks, next);
+      return createDispatcher(handlers, hooks, next, answers);
     },
   };
 }

@@ -101,8 +101,12 @@ function findInLine(line: string, base: number, found: CredentialMatch[]): void 
 
 /** The text with every credential replaced by `•••` (quoted values keep their quotes). */
 export function maskCredentials(text: string): string {
+  // Most strings of a result (ids, statuses, prose) have no trigger at all: one test, no allocation.
+  if (text.length < 8 || !TRIGGER.test(text)) return text;
   return maskWithOffsets(text).text;
 }
+
+const unmoved = (original: number) => original;
 
 /**
  * Masks and says where each original offset lands in the masked text, so that match ranges
@@ -110,7 +114,7 @@ export function maskCredentials(text: string): string {
  */
 export function maskWithOffsets(text: string): { text: string; offset: (original: number) => number } {
   const found = text.length < 8 ? [] : findCredentials(text);
-  if (found.length === 0) return { text, offset: (o) => o };
+  if (found.length === 0) return { text, offset: unmoved };
   let out = '';
   let at = 0;
   const shifts: { start: number; end: number; maskedStart: number; maskedEnd: number }[] = [];
@@ -154,10 +158,13 @@ export function maskDeep<T>(value: T): T {
   if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
     const highlighted = maskHighlighted(value as Record<string, unknown>);
     if (highlighted) return highlighted as T;
+    const record = value as Record<string, unknown>;
     let copy: Record<string, unknown> | null = null;
-    for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+    // for…in over a plain object's own keys: Object.entries would allocate a pair per field.
+    for (const key in record) {
+      const item = record[key];
       const masked = maskDeep(item);
-      if (masked !== item) (copy ??= { ...(value as Record<string, unknown>) })[key] = masked;
+      if (masked !== item) (copy ??= { ...record })[key] = masked;
     }
     return (copy ?? value) as T;
   }
