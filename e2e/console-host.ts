@@ -9,6 +9,10 @@ export interface RunningConsole {
   origin: string;
   userDataDir: string;
   output: () => string;
+  /** The console's process id (under `terminal: true`, the id of `script`). */
+  pid: number;
+  /** The exit code and signal when the console has exited (on its own, or after `stop()`), else null. */
+  exited: () => { code: number | null; signal: NodeJS.Signals | null } | null;
   /** Presses Enter in the console's terminal and returns the new launch URL it prints (needs `terminal: true`). */
   pressEnter(): Promise<string>;
   stop(): Promise<void>;
@@ -36,6 +40,8 @@ export async function startConsole(
     ? spawn('script', ['-qfec', [process.execPath, ...args].map(shellQuote).join(' '), '/dev/null'], { cwd: repoRoot, env })
     : spawn(process.execPath, args, { cwd: repoRoot, env });
   let output = '';
+  let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+  child.once('exit', (code, signal) => (exit = { code, signal }));
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
   const launchUrls = () => [...output.matchAll(LAUNCH_URL)].map((match) => match[1] as string);
@@ -62,13 +68,16 @@ export async function startConsole(
     origin: new URL(launchUrl).origin,
     userDataDir,
     output: () => output,
+    pid: child.pid as number,
+    exited: () => exit,
     async pressEnter() {
       const next = waitForUrl(launchUrls().length + 1);
       child.stdin.write('\n');
       return next;
     },
     async stop() {
-      if (child.exitCode !== null) return;
+      // exitCode stays null for a console killed by a signal: ask whether it exited at all.
+      if (exit !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
       // Under a pseudo-terminal, Ctrl+C reaches the console as it would from a shell.
       if (options.terminal) child.stdin.write('\x03');

@@ -12,10 +12,14 @@ interface ConsoleFixtures {
 
 export const test = base.extend<ConsoleFixtures>({
   consoleOptions: [{}, { option: true }],
-  consoleHost: async ({ consoleOptions }, use) => {
+  consoleHost: async ({ consoleOptions }, use, testInfo) => {
     const running = await startConsole(consoleOptions);
     await use(running);
+    // A host that died under the test explains every "did not answer" that follows: say so, with its output.
+    const died = running.exited();
     await running.stop();
+    if (testInfo.status !== testInfo.expectedStatus || died) await testInfo.attach('console host output', { body: running.output(), contentType: 'text/plain' });
+    expect(died, `the console host exited during the test:\n${running.output().slice(-4000)}`).toBeNull();
   },
   consolePage: async ({ page, consoleHost }, use) => {
     const problems: string[] = [];
