@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { betterOf, changeAgainst, createReport, failureLines, growthExponent, percentile, regressionLines, type Figure } from './report';
+import { betterOf, changeAgainst, createReport, failureLines, growthExponent, mergeResults, percentile, regressionLines, type Figure } from './report';
 
 describe('bench report', () => {
   it('computes nearest-rank percentiles', () => {
@@ -83,5 +83,25 @@ describe('bench report', () => {
       '  new one: 1 ms   [new: not in previous run]',
     ]);
     expect(regressionLines(report.regressions, 'previous run')).toEqual(['REGRESSION in "s": throughput 100 → 50 MB/s (50 % worse than previous run)']);
+  });
+
+  it("keeps the figures of sections a run did not measure, each with its date, and compares a section with its own last run", () => {
+    const monday: Figure[] = [
+      { section: 'knowledge', name: 'detail p95', value: 40, unit: 'ms', at: 'monday' },
+      { section: 'receipts', name: 'verify', value: 300, unit: 'MiB/s', at: 'monday' },
+    ];
+    // Tuesday runs receipts alone: knowledge's figure stays, receipts' is replaced and dated Tuesday.
+    const tuesday = mergeResults(monday, [{ section: 'receipts', name: 'verify', value: 310, unit: 'MiB/s' }], 'tuesday');
+    expect(tuesday).toEqual([
+      { section: 'knowledge', name: 'detail p95', value: 40, unit: 'ms', at: 'monday' },
+      { section: 'receipts', name: 'verify', value: 310, unit: 'MiB/s', at: 'tuesday' },
+    ]);
+    // Wednesday runs knowledge alone and is compared with Monday's knowledge figure, which says its date.
+    const lines: string[] = [];
+    const report = createReport((line) => lines.push(line), { label: 'previous run (tuesday)', at: 'tuesday', figures: tuesday });
+    report.section('knowledge');
+    report.figure('detail p95', 60, 'ms', '≤ 50 ms');
+    expect(lines.at(-1)).toBe('  detail p95: 60 ms   (goal: ≤ 50 ms)   [+50.0 % vs previous run (monday): 50 % WORSE — REGRESSION]');
+    expect(report.regressions).toHaveLength(1);
   });
 });

@@ -23,6 +23,19 @@ export interface Figure {
   unit: string;
   goal?: string;
   better?: Better;
+  /** When it was measured (kept in .bench/results.json, where figures of earlier runs stay until measured again). */
+  at?: string;
+}
+
+/**
+ * What .bench/results.json keeps after a run: this run's figures, dated, and every figure of the
+ * earlier results this run did not measure, with its own date. Running one section therefore never
+ * drops the others' figures, and the next run of any section still finds its own last figures.
+ */
+export function mergeResults(earlier: readonly Figure[], measured: readonly Figure[], at: string): Figure[] {
+  const key = (f: Figure) => `${f.section}\u0000${f.name}`;
+  const now = new Set(measured.map(key));
+  return [...earlier.filter((f) => !now.has(key(f))), ...measured.map((f) => ({ ...f, at }))];
 }
 
 /** A section that measured nothing: its figures would be NaN or rest on zero samples. */
@@ -41,6 +54,8 @@ export interface Baseline {
 /** A figure against the same figure of the baseline. `worse` is the fraction by which it got worse (negative: better). */
 export interface Change {
   before: number;
+  /** When the earlier figure was measured, where the results say. */
+  beforeAt?: string;
   /** value / before − 1. */
   change: number;
   worse: number | null;
@@ -71,7 +86,7 @@ export function changeAgainst(figure: Figure, baseline: readonly Figure[]): Chan
   const change = figure.value / before.value - 1;
   const better = betterOf(figure.unit, figure.goal, figure.better);
   const worse = better === 'higher' ? (before.value - figure.value) / before.value : better === 'lower' ? change : null;
-  return { before: before.value, change, worse, flagged: worse !== null && worse > REGRESSION_THRESHOLD };
+  return { before: before.value, ...(before.at ? { beforeAt: before.at } : {}), change, worse, flagged: worse !== null && worse > REGRESSION_THRESHOLD };
 }
 
 function describeChange(change: Change, label: string): string {
@@ -102,7 +117,9 @@ export function createReport(
     if (!Number.isFinite(value)) failures.push({ section: current, problem: `${name} is ${value} (nothing was measured)` });
     const change = baseline ? changeAgainst(entry, baseline.figures) : null;
     if (change?.flagged) regressions.push({ figure: entry, change });
-    const against = baseline ? `   ${change ? describeChange(change, baseline.label) : `[new: not in ${baseline.label}]`}` : '';
+    // A figure kept from an older run than the baseline's own says its date.
+    const label = change?.beforeAt && baseline && change.beforeAt !== baseline.at ? `${baseline.label.replace(/ \(.*\)$/, '')} (${change.beforeAt})` : baseline?.label ?? '';
+    const against = baseline ? `   ${change ? describeChange(change, label) : `[new: not in ${baseline.label}]`}` : '';
     log(`  ${name}: ${shown(value)} ${unit}${goal ? `   (goal: ${goal})` : ''}${against}`);
   };
   return {

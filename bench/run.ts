@@ -4,7 +4,8 @@
  *
  * Each figure is also printed beside the same figure of an earlier run: `.bench/reference.json`
  * (a quiet-machine run saved with `--save-reference`) when there is one, else the previous run
- * (`.bench/previous.json`, the last `.bench/results.json`). A figure more than 25 % worse, in the
+ * (`.bench/previous.json`, the last `.bench/results.json`, which keeps every section's latest figures,
+ * each with its date, so running one section alone compares it with that section's last run). A figure more than 25 % worse, in the
  * direction that matters for it, is flagged and listed at the end.
  *
  *   npm run bench [-- <section prefix>…] [--sizes 1000,10000,100000] [--save-reference]
@@ -15,7 +16,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startWorkersFromSources } from '../main/core/platform/util/built-worker';
 import { sourceWorkerByName } from '../testing/workers/source-worker';
-import { createReport, failureLines, regressionLines, type Baseline, type BenchOptions, type BenchReport, type Figure } from './report';
+import { createReport, failureLines, mergeResults, regressionLines, type Baseline, type BenchOptions, type BenchReport, type Figure } from './report';
 
 const benchDir = import.meta.dirname;
 const out = path.join(benchDir, '..', '.bench');
@@ -51,7 +52,7 @@ const sections = fs
 function readResults(file: string, label: string): Baseline | null {
   try {
     const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as { at: string; figures: Figure[] };
-    return { label: `${label} (${saved.at})`, at: saved.at, figures: saved.figures };
+    return { label: `${label} (${saved.at})`, at: saved.at, figures: saved.figures.map((f) => ({ ...f, at: f.at ?? saved.at })) };
   } catch {
     return null;
   }
@@ -79,11 +80,16 @@ for (const file of sections) {
     process.exitCode = 1;
   }
 }
-const results = JSON.stringify({ at: new Date().toISOString(), loadAverage: os.loadavg(), figures: report.figures, notes: report.notes, failures: report.failures }, null, 2) + '\n';
+const finished = new Date().toISOString();
+const run = { at: finished, loadAverage: os.loadavg(), notes: report.notes, failures: report.failures };
+// results.json keeps the figures of sections this run did not measure (each with its date), so a run of one
+// section is compared with the last run of that section, whatever ran in between.
+const earlier = readResults(files.previous, 'previous run')?.figures ?? [];
+const results = JSON.stringify({ ...run, figures: mergeResults(earlier, report.figures, finished) }, null, 2) + '\n';
 fs.writeFileSync(files.results, results);
-console.log(`\nResults written to .bench/results.json (the run before: .bench/previous.json)`);
+console.log(`\nResults written to .bench/results.json (with the figures of sections this run did not measure; the results before: .bench/previous.json)`);
 if (saveReference) {
-  fs.writeFileSync(files.reference, results);
+  fs.writeFileSync(files.reference, JSON.stringify({ ...run, figures: report.figures.map((f) => ({ ...f, at: finished })) }, null, 2) + '\n');
   console.log('Saved as the reference (.bench/reference.json): later runs compare with it until it is removed or replaced.');
 }
 for (const line of regressionLines(report.regressions, baseline?.label ?? '')) console.error(line);
