@@ -7,6 +7,7 @@ import { ChainBuilder } from '../../demo/receipt-chain';
 import { writeReceiptJournal } from '../../demo/generate';
 import { readEnvelopeBytes, verifiedOwnHash } from './envelope-bytes';
 import { FastEnvelope, HASH_MEMBER_BYTES, readEnvelope } from './fast-envelope';
+import { seededRandom } from '../../../testing/stores/synthetic-stores';
 
 /**
  * The byte-level envelope reader makes the string reader's decisions (`readEnvelope`, the
@@ -30,17 +31,6 @@ beforeAll(() => {
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-/** A small deterministic generator (mulberry32), so a failure names a reproducible case. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const TEMPTING = ['"', ',', ':', '{', '}', '\\', '0', '1', '9', 'a', 'f', '"hash":"', '"prev":"', '"seq":', '"gen":', '"type":"', '"schema":"', 'terminal"', '\n'];
 
@@ -95,7 +85,7 @@ describe('readEnvelopeBytes', () => {
   });
 
   it('makes the same decision on lines mutated near their envelope, between tempting neighbours', () => {
-    const next = random(21);
+    const next = seededRandom(21);
     const decoy = `{"gen":7,"hash":"${'b'.repeat(64)}","prev":"${'c'.repeat(64)}","schema":"swarm.knowledge-receipt/2","seq":9,"type":"terminal"}`;
     let agreedOk = 0;
     for (let n = 0; n < 20_000; n++) {

@@ -1,6 +1,6 @@
 import os from 'node:os';
-import { Worker } from 'node:worker_threads';
-import { builtWorker, type WorkerSpec } from '../platform/util/built-worker';
+import type { Worker } from 'node:worker_threads';
+import { builtWorker, startReadyWorker, type WorkerSpec } from '../platform/util/built-worker';
 import { hashLines, type HashedLines } from './receipt-hash-lines';
 import type { HashReply, HashTask } from './receipt-hash-worker';
 
@@ -116,24 +116,7 @@ export class HashPool {
 }
 
 function startSlot(spec: WorkerSpec): Promise<Slot> {
-  return new Promise<Slot>((resolve, reject) => {
-    let worker: Worker;
-    try {
-      worker = new Worker(spec.filename, { ...spec.options, name: WORKER_NAME });
-    } catch (error) {
-      return reject(error as Error);
-    }
-    const onError = (error: Error) => reject(error);
-    const onExit = (code: number) => reject(new Error(`it exited with code ${code} while starting`));
-    worker.once('message', () => {
-      worker.off('error', onError);
-      worker.off('exit', onExit);
-      worker.unref();
-      resolve({ worker, pending: new Map() });
-    });
-    worker.once('error', onError);
-    worker.once('exit', onExit);
-  });
+  return startReadyWorker(spec, WORKER_NAME).then((worker) => ({ worker, pending: new Map() }));
 }
 
 let shared: HashPool | null | undefined;

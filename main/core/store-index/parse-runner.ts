@@ -1,7 +1,7 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { StoreDef, StoreTier } from '../stores/catalog';
 import type { JsonlDefect } from '../stores/jsonl-reader';
-import { builtWorker, type WorkerSpec } from '../platform/util/built-worker';
+import { builtWorker, startReadyWorker, type WorkerSpec } from '../platform/util/built-worker';
 import type { Collected, CollectOptions, FileRead } from './collect-rows';
 import { RowBatch, type BatchData } from './row-batch';
 
@@ -90,7 +90,7 @@ export class ParseRunner {
       const spec = this.spec();
       if (!spec || this.closed) return null;
       try {
-        const worker = await startWorker(spec);
+        const worker = await startReadyWorker(spec, WORKER_NAME);
         worker.on('message', (reply: ParseReply) => this.receive(reply));
         const fail = (error: Error) => {
           for (const pending of this.pending.values()) pending.reject(error);
@@ -136,25 +136,4 @@ export class ParseRunner {
     this.started = null;
     await worker?.terminate();
   }
-}
-
-function startWorker(spec: WorkerSpec): Promise<Worker> {
-  return new Promise<Worker>((resolve, reject) => {
-    let worker: Worker;
-    try {
-      worker = new Worker(spec.filename, { ...spec.options, name: WORKER_NAME });
-    } catch (error) {
-      return reject(error as Error);
-    }
-    const onError = (error: Error) => reject(error);
-    const onExit = (code: number) => reject(new Error(`it exited with code ${code} while starting`));
-    worker.once('message', () => {
-      worker.off('error', onError);
-      worker.off('exit', onExit);
-      worker.unref();
-      resolve(worker);
-    });
-    worker.once('error', onError);
-    worker.once('exit', onExit);
-  });
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { WorkerOptions } from 'node:worker_threads';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
 
 export type WorkerSpec = { filename: string; options: WorkerOptions };
 
@@ -35,4 +35,30 @@ export function builtWorker(callerUrl: string, name: string): WorkerSpec | null 
     if (fs.existsSync(file)) return { filename: file, options: {} };
   }
   return null;
+}
+
+/**
+ * Starts a worker from `spec` and resolves once it has posted its first message (it says it is
+ * ready), unref'd so an idle worker never keeps the process alive; rejects when it cannot start,
+ * errs or exits first (callers then work in-thread).
+ */
+export function startReadyWorker(spec: WorkerSpec, name: string): Promise<Worker> {
+  return new Promise<Worker>((resolve, reject) => {
+    let worker: Worker;
+    try {
+      worker = new Worker(spec.filename, { ...spec.options, name });
+    } catch (error) {
+      return reject(error as Error);
+    }
+    const onError = (error: Error) => reject(error);
+    const onExit = (code: number) => reject(new Error(`it exited with code ${code} while starting`));
+    worker.once('message', () => {
+      worker.off('error', onError);
+      worker.off('exit', onExit);
+      worker.unref();
+      resolve(worker);
+    });
+    worker.once('error', onError);
+    worker.once('exit', onExit);
+  });
 }
