@@ -18,8 +18,9 @@ export const test = base.extend<ConsoleFixtures>({
     // A host that died under the test explains every "did not answer" that follows: say so, with its output.
     const died = running.exited();
     await running.stop();
-    if (testInfo.status !== testInfo.expectedStatus || died) await testInfo.attach('console host output', { body: running.output(), contentType: 'text/plain' });
+    if (testInfo.status !== testInfo.expectedStatus || died || running.output().includes('unhandled rejection in background work')) await testInfo.attach('console host output', { body: running.output(), contentType: 'text/plain' });
     expect(died, `the console host exited during the test:\n${running.output().slice(-4000)}`).toBeNull();
+    expect(running.output(), 'background work of the console host failed without a handler').not.toContain('unhandled rejection in background work');
   },
   consolePage: async ({ page, consoleHost }, use) => {
     const problems: string[] = [];

@@ -64,6 +64,12 @@ export async function serve(options: ServeOptions): Promise<number> {
     console.error(terminalLine(`swarm-console serve: ${(error as Error).message}`));
     return 1;
   }
+  // Background work (index passes, model warm-ups, history recording) runs from timers: one that fails must not end
+  // the console an operator keeps open (Electron's main process only logs these too). Said on stderr, escaped; the
+  // e2e fixture fails any test whose host says it.
+  process.on('unhandledRejection', (reason) =>
+    console.error(terminalLine(`swarm-console serve: unhandled rejection in background work (the console goes on): ${(reason as Error)?.stack ?? String(reason)}`)),
+  );
   const terminal = openTerminal();
   // Every line goes through the terminal escaping: paths, hive messages and titles may hold store bytes.
   const say = (line: string) => process.stdout.write(`${terminalLine(line)}\n`);

@@ -31,9 +31,14 @@ export class QuietJob {
     const job = this.pending;
     this.pending = null;
     if (!job || this.closed) return;
-    const running = job().finally(() => {
-      if (this.running === running) this.running = null;
-    });
+    // A job that fails (or throws before its first await) is reported here: it runs from a timer,
+    // where an escaped rejection would end the whole console process.
+    const running = Promise.resolve()
+      .then(job)
+      .catch((error: unknown) => console.warn('[knowledge] a background job failed:', (error as Error)?.message ?? error))
+      .finally(() => {
+        if (this.running === running) this.running = null;
+      });
     this.running = running;
     await running;
   }
