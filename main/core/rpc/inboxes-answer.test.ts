@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Inboxes } from '../../../shared/contract/knowledge';
 import { line, lines, rejectedLesson, swarmEntryV2 } from '../../../testing/stores/sample-records';
-import { createConsoleCore, type ConsoleCore } from '../console-core';
+import type { ConsoleCore } from '../console-core';
+import { callOk, openCore } from '../../../testing/stores/core-calls';
 import { knowledgeOf } from './knowledge-handlers';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -27,19 +28,12 @@ async function open(): Promise<{ core: ConsoleCore; rejectedFile: string }> {
   );
   const rejectedFile = path.join(project, '.swarm', 'knowledge-rejected.jsonl');
   fs.writeFileSync(rejectedFile, line(rejectedLesson({ id: 'r1' })));
-  const core = await createConsoleCore({ userDataDir: path.join(root, 'user-data'), host: 'browser', version: 'test' }, { project, hive });
-  cleanups.push(async () => {
-    await core.dispose();
-    fs.rmSync(root, { recursive: true, force: true });
-  });
+  cleanups.push(() => fs.rmSync(root, { recursive: true, force: true }));
+  const core = await openCore(project, hive, cleanups, 'inboxes-answer-ud-');
   return { core, rejectedFile };
 }
 
-async function call<T = any>(core: ConsoleCore, name: string, input: unknown = {}): Promise<T> {
-  const result = await core.dispatcher.call(name, input);
-  if (!result.ok) throw new Error(`${name} failed: ${result.error.message}`);
-  return result.value as T;
-}
+const call = callOk;
 
 const rejectedIds = (inboxes: Inboxes) => inboxes.rejected.flatMap((group) => group.items.map((item) => item.id)).sort();
 
