@@ -320,9 +320,8 @@ export class KnowledgeService {
   }
 
   private async modelInboxes(model: KnowledgeModel): Promise<Inboxes> {
-    const pending = this.triage(model);
-    const { value, freshness } = await this.duplicates.get(this.duplicatesKey(model), model.builtAt, () => this.jobs.duplicates(model));
-    const triage = await pending;
+    // Together, so a failure of either never leaves the other's rejection without a handler.
+    const [triage, { value, freshness }] = await Promise.all([this.triage(model), this.duplicates.get(this.duplicatesKey(model), model.builtAt, () => this.jobs.duplicates(model))]);
     // Polled while clusters grow: the same answer until one of its parts changes (checked and masked once).
     return this.inboxesAnswer.of([triage, value, freshness.stale, freshness.computing, freshness.asOf], () => ({ ...triage, duplicates: value, duplicatesFreshness: freshness }));
   }

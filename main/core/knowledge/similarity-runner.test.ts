@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { SliceCancelled, TimeSlicer } from '../platform/util/time-slicer';
 import { SimilarityRunner } from './similarity-runner';
 import { runSimilarityTask } from './similarity-tasks';
 import { MERGE_KINDS } from '../rules/tier-merge';
@@ -43,5 +44,27 @@ describe('similarity runner', () => {
     expect(runner.counts).toEqual({ worker: 0, inline: 1 });
     expect([...output.keptSwarm]).toEqual([0, 2]);
     expect([...output.merged.dropped]).toEqual([1]);
+  });
+
+  it('a task cancelled between its chunks leaves nothing pending: disposing later rejects no orphaned promise', async () => {
+    runner = new SimilarityRunner(sourceWorkerSpec);
+    const orphans: unknown[] = [];
+    const onUnhandled = (reason: unknown) => orphans.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      // Budget 0: every chunk yields, and the first yield finds the work cancelled (the service closing).
+      const closing = new TimeSlicer(0, () => 'knowledge service closed');
+      const input = { groups: [{ ids: ['a', 'b', 'c'], lessons }], threshold: 0.6, maxMembers: 20, maxClusters: 100 };
+      await expect(runner.run('duplicates', input, closing)).rejects.toBeInstanceOf(SliceCancelled);
+      expect(runner.busy).toBe(false);
+      // The worker forgot the dropped chunks: the next task under the same runner answers as in-thread.
+      expect(await runner.run('duplicates', input)).toEqual(runSimilarityTask('duplicates', input));
+      await runner.dispose();
+      runner = null;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(orphans).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
   });
 });

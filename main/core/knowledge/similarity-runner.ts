@@ -56,16 +56,30 @@ export class SimilarityRunner {
     worker.ref();
     this.counts.worker++;
     const { columns, params } = (SIMILARITY_TASKS[kind] as { split(i: unknown): { columns: string[][]; params: unknown } }).split(input);
-    for (let column = 0; column < columns.length; column++) {
-      const items = columns[column]!;
-      for (let start = 0; start < items.length; start += CHUNK_ITEMS) {
-        if (this.disposed) break;
-        worker.postMessage({ id, chunk: { column, items: items.slice(start, start + CHUNK_ITEMS) } } satisfies TaskMessage);
-        await slicer.yield();
+    try {
+      for (let column = 0; column < columns.length; column++) {
+        const items = columns[column]!;
+        for (let start = 0; start < items.length; start += CHUNK_ITEMS) {
+          if (this.disposed) break;
+          worker.postMessage({ id, chunk: { column, items: items.slice(start, start + CHUNK_ITEMS) } } satisfies TaskMessage);
+          await slicer.yield();
+        }
       }
+    } catch (error) {
+      // Cancelled between chunks (the service closing, a newer model): nobody will await `result`,
+      // so it must leave the pending set now, or a later failAll rejects it with no handler and
+      // ends the process; the worker drops the chunks it holds.
+      this.abandon(worker, id);
+      throw error;
     }
     if (!this.disposed) worker.postMessage({ id, run: { kind, columns: columns.length, params } } satisfies TaskMessage);
     return result as Promise<SimilarityTasks[K]['output']>;
+  }
+
+  private abandon(worker: Worker, id: number): void {
+    this.pending.delete(id);
+    if (this.pending.size === 0) worker.unref();
+    if (!this.disposed) worker.postMessage({ id, drop: true } satisfies TaskMessage);
   }
 
   private start(): Promise<Worker | null> {

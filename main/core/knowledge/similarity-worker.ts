@@ -24,13 +24,19 @@ if (process.platform === 'linux') {
 
 export type TaskMessage =
   | { id: number; chunk: { column: number; items: string[] } }
-  | { id: number; run: { kind: SimilarityTaskKind; columns: number; params: unknown } };
+  | { id: number; run: { kind: SimilarityTaskKind; columns: number; params: unknown } }
+  /** The task was cancelled before its `run`: forget its chunks. */
+  | { id: number; drop: true };
 
 export type ResultMessage = { id: number; ok: true; output: unknown } | { id: number; ok: false; error: string };
 
 const columnsOf = new Map<number, string[][]>();
 
 parentPort?.on('message', (message: TaskMessage) => {
+  if ('drop' in message) {
+    columnsOf.delete(message.id);
+    return;
+  }
   const columns = columnsOf.get(message.id) ?? [];
   columnsOf.set(message.id, columns);
   if ('chunk' in message) {
