@@ -56,3 +56,19 @@ describe('the browser adapter reads subscriptions with fetch', () => {
     expect(messages).toEqual(['This browser tab has no console session.', 'This browser tab has no console session.']);
   });
 });
+
+describe('the browser adapter makes calls with fetch', () => {
+  it('a host that does not answer, or answers without a result (a proxy page, a cut connection), is "unavailable": the views ask again on their own', async () => {
+    const server = await sseServer((_connection, _request, response) => {
+      response.writeHead(502, { 'content-type': 'text/html' });
+      response.end('<html>Bad gateway</html>');
+    });
+    const api = createHttpApi('tab-secret', () => {}, server.origin);
+    const answered = await api.call('stores.summary', {}).catch((error: unknown) => error);
+    expect(answered).toMatchObject({ name: 'ConsoleError', code: 'unavailable' });
+    expect((answered as Error).message).toMatch(/^The console host did not answer \(HTTP 502, /);
+
+    const closed = createHttpApi('tab-secret', () => {}, 'http://127.0.0.1:9');
+    expect(await closed.call('stores.summary', {}).catch((error: unknown) => error)).toMatchObject({ code: 'unavailable' });
+  });
+});

@@ -39,7 +39,13 @@ export function createHttpApi(secret: string, onSignedOut: (message: string) => 
         onSignedOut(message);
         throw new ConsoleError('forbidden', message);
       }
-      const envelope = (await response.json()) as Envelope<never>;
+      let envelope: Envelope<never>;
+      try {
+        envelope = (await response.json()) as Envelope<never>;
+      } catch (error) {
+        // A proxy's error page, a connection cut mid-answer: the host did not answer this call.
+        throw new ConsoleError('unavailable', `The console host did not answer (HTTP ${response.status}, ${(error as Error).message}).`);
+      }
       if (!envelope.ok) throw ConsoleError.fromShape(envelope.error);
       return envelope.value;
     },

@@ -25,6 +25,10 @@ export interface PagedRows<Row> {
   refresh(): Promise<{ before: Map<number, Row>; after: Map<number, Row> }>;
   loading: Accessor<boolean>;
   error: Accessor<string | undefined>;
+  /** The last failed request's error (a new object per failure), until a block loads again. */
+  failure: Accessor<unknown>;
+  /** Asks again for the blocks the viewport wants that have not loaded (after a failure). */
+  retry(): void;
 }
 
 /** Blocks fetched at once; further wanted blocks wait, and are dropped if scrolled past meanwhile. */
@@ -52,7 +56,11 @@ export function createPagedRows<Row>(initial: FetchPage<Row>, blockSize = 200, o
   const inflight = new Set<number>();
   const [total, setTotal] = createSignal(0);
   const [loading, setLoading] = createSignal(false);
-  const [error, setError] = createSignal<string>();
+  const [failure, setFailure] = createSignal<unknown>();
+  const error = () => {
+    const current = failure();
+    return current === undefined ? undefined : (current as Error).message;
+  };
   const [version, setVersion] = createSignal(0);
 
   const slot = (block: number) => {
@@ -85,10 +93,10 @@ export function createPagedRows<Row>(initial: FetchPage<Row>, blockSize = 200, o
         slot(block);
         setters.get(block)!(page.rows);
         setTotal(page.total);
-        setError(undefined);
+        setFailure(undefined);
       });
     } catch (e) {
-      if (gen === generation) setError((e as Error).message);
+      if (gen === generation) setFailure(() => e);
     } finally {
       inflight.delete(block);
       if (inflight.size === 0 && queue.length === 0) setLoading(false);
@@ -123,6 +131,10 @@ export function createPagedRows<Row>(initial: FetchPage<Row>, blockSize = 200, o
     total,
     loading,
     error,
+    failure,
+    retry() {
+      ensureRange(wanted.first * blockSize, (wanted.last + 1) * blockSize);
+    },
     rowAt(index) {
       version();
       const rows = slot(Math.floor(index / blockSize))();
@@ -157,6 +169,7 @@ export function createPagedRows<Row>(initial: FetchPage<Row>, blockSize = 200, o
           page.rows.forEach((row, i) => after.set(block * blockSize + i, row));
           setTotal(page.total);
         }
+        setFailure(undefined);
       });
       return { before, after };
     },

@@ -15,6 +15,7 @@ import { DirectiveDetail } from './DirectiveDetail';
 import { directivesInput, directivesKey } from './directives-query';
 import { InjectionPreview } from './InjectionPreview';
 import { glossary } from '../../state/glossary';
+import { LoadFailure } from '../../components/LoadFailure';
 
 const COLUMNS: TableColumn<DirectiveRow>[] = [
   { id: 'priority', header: 'Priority', width: 90, cell: (r) => <PriorityBadge priority={r().priority} explicit={r().priorityExplicit} /> },
@@ -135,10 +136,8 @@ export function DirectivesView(): JSX.Element {
           {plural(rows.total(), 'directive')}{meta() ? ` · week up to ${when(meta()!.asOf)}` : ''}
         </span>
       </div>
-      <Show when={rows.error()}>
-        <p class="error" role="alert">
-          {rows.error()}
-        </p>
+      <Show when={rows.failure()}>
+        <LoadFailure error={rows.failure()} retry={() => rows.retry()} what="Could not load directives" />
       </Show>
       <Show when={tab() === 'list'} fallback={<div class="dv-side"><InjectionPreview /></div>}>
         <div class="dv-body">

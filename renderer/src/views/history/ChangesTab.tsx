@@ -2,7 +2,6 @@ import { createMemo, For, onMount, Show, type JSX } from 'solid-js';
 import type { ChangesOutput, MomentsOutput } from '../../../../shared/contract/history';
 import { useListKeys } from '../../state/keyboard';
 import { freshQuery } from '../../state/query';
-import { operatorMessage } from '../../state/error-text';
 import { useRouter } from '../../state/router-context';
 import { plural, when } from '../../state/format';
 import { MomentPicker } from '../../components/MomentPicker';
@@ -12,6 +11,7 @@ import { cursorIndex, moveCursor, positionText } from './cursor';
 import { TIERS, toggled, type HistoryState } from './history-params';
 import { HISTORY_STORES } from './history-stores';
 import { TimelinePanel } from './TimelinePanel';
+import { LoadFailure } from '../../components/LoadFailure';
 
 /**
  * Changes between two moments (default: since you last looked, until now): counts that say what
@@ -24,7 +24,7 @@ export function ChangesTab(props: { state: HistoryState; moments: MomentsOutput 
   const changes = freshQuery(HISTORY_STORES, 'history.changes', () => ({ since: props.state.since, until: props.state.until }));
   // The last answer stays on screen while a refresh is in flight (and the list keeps the focus).
   const data = (): ChangesOutput | undefined => (changes.data.state === 'errored' ? undefined : changes.data.latest);
-  const failure = () => (changes.data.state === 'errored' ? operatorMessage(changes.data.error) : null);
+  const failure = () => (changes.data.state === 'errored' ? (changes.data.error as unknown) : null);
   const rows = createMemo(() => filterRows(data()?.rows ?? [], props.state.tiers, props.state.changes));
   const cursor = () => cursorIndex(rows(), props.state.sel);
   let list: HTMLDivElement | undefined;
@@ -71,9 +71,7 @@ export function ChangesTab(props: { state: HistoryState; moments: MomentsOutput 
         </Show>
       </div>
       <Show when={failure()}>
-        <p class="error" role="alert" data-testid="history-changes-error">
-          History could not answer: {failure()}
-        </p>
+        <LoadFailure error={failure()} retry={changes.refetch} what="History could not answer" testId="history-changes-error" />
       </Show>
       <Show when={data()}>
         {(d) => (

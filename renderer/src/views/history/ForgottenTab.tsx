@@ -2,7 +2,6 @@ import { createSignal, For, Show, type JSX } from 'solid-js';
 import type { ForgottenOutput, RestorePreview as Preview } from '../../../../shared/contract/history';
 import { useApi } from '../../api/port';
 import { ConfirmBox } from '../../components/ConfirmBox';
-import { operatorMessage } from '../../state/error-text';
 import { plural, when } from '../../state/format';
 import { createHumanFlow } from '../../state/human-flow';
 import { createQuery, freshQuery } from '../../state/query';
@@ -12,6 +11,7 @@ import { HISTORY_STORES } from './history-stores';
 import { RestorePreview } from './RestorePreview';
 import { Term } from '../../components/Term';
 import { TimelinePanel } from './TimelinePanel';
+import { LoadFailure } from '../../components/LoadFailure';
 
 type Forgotten = ForgottenOutput['entries'][number];
 
@@ -93,9 +93,7 @@ export function ForgottenTab(props: { timeline: string | null; onTimeline: (id: 
         )}
       </Show>
       <Show when={forgotten.data.state === 'errored'}>
-        <p class="error" role="alert">
-          History could not answer: {operatorMessage(forgotten.data.error)}
-        </p>
+        <LoadFailure error={forgotten.data.error} retry={forgotten.refetch} what="History could not answer" />
       </Show>
       <Show when={forgotten.data.state === 'errored' || forgotten.data.latest} fallback={<p class="muted">Reading history…</p>}>
         <p class="small" data-testid="forgotten-count">

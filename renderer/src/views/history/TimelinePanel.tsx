@@ -1,9 +1,9 @@
 import { Match, Show, Switch, type JSX } from 'solid-js';
 import { VersionList } from '../../components/VersionList';
 import { freshQuery } from '../../state/query';
-import { operatorMessage } from '../../state/error-text';
 import { NO_HISTORY_TEXT } from '../../state/timeline-text';
 import { HISTORY_STORES } from './history-stores';
+import { LoadFailure } from '../../components/LoadFailure';
 
 /**
  * The timeline of an entry the live stores no longer hold (Knowledge cannot open it): the same
@@ -23,9 +23,7 @@ export function TimelinePanel(props: { id: string; onClose: () => void; onOpenIn
       <p class="mono small">{props.id}</p>
       <Switch>
         <Match when={timeline.data.error}>
-          <p class="error" role="alert">
-            {operatorMessage(timeline.data.error)}
-          </p>
+          <LoadFailure error={timeline.data.error} retry={timeline.refetch} what="History could not answer" />
         </Match>
         <Match when={timeline.data()}>
           {(data) => (

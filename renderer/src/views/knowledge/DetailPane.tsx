@@ -10,6 +10,7 @@ import { expiryText, fixed, signed, when } from '../../state/format';
 import { RevealCredentials } from './RevealCredentials';
 import { Term } from '../../components/Term';
 import { HistorySection } from './as-of/HistorySection';
+import { LoadFailure } from '../../components/LoadFailure';
 
 export interface DetailTarget {
   id: string;
@@ -41,11 +42,7 @@ export function DetailPane(props: { target: DetailTarget; onOpen: (target: Detai
         <Match when={detail.data.error}>
           <Show
             when={(detail.data.error as { code?: string }).code === 'not_found'}
-            fallback={
-              <p class="error" role="alert">
-                {(detail.data.error as Error).message}
-              </p>
-            }
+            fallback={<LoadFailure error={detail.data.error} retry={detail.refetch} what="Could not load this entry" />}
           >
             <p class="warn" role="alert" data-testid="detail-not-found">
               <code>{props.target.id}</code> is not in this workspace{props.target.tier ? ` (${props.target.tier} tier)` : ''}: no store of this project,

@@ -5,6 +5,7 @@ import { Badge, StatusBadge } from '../../components/Badge';
 import { fixed, when } from '../../state/format';
 import type { DetailTarget } from './DetailPane';
 import { KNOWLEDGE_STORES } from './knowledge-query';
+import { LoadFailure } from '../../components/LoadFailure';
 
 /** Triage inboxes: rejected lessons by validation layer, the unactionable queue, near-duplicate clusters. */
 export function Inboxes(props: { onOpen: (target: DetailTarget) => void }): JSX.Element {
@@ -12,7 +13,7 @@ export function Inboxes(props: { onOpen: (target: DetailTarget) => void }): JSX.
   recheckWhileStale(() => inboxes.data()?.duplicatesFreshness, inboxes.refetch);
   return (
     <div class="inboxes" data-testid="inboxes">
-      <Show when={inboxes.data()} fallback={<p class="muted">{inboxes.data.error ? (inboxes.data.error as Error).message : 'Loading…'}</p>}>
+      <Show when={inboxes.data()} fallback={inboxes.data.error ? <LoadFailure error={inboxes.data.error} retry={inboxes.refetch} what="Could not load the inboxes" /> : <p class="muted">Loading…</p>}>
         {(data) => (
           <>
             <section class="panel" aria-label="Rejected lessons">

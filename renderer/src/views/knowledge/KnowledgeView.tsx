@@ -28,6 +28,7 @@ import { AsOfTable } from './as-of/AsOfTable';
 import { AsOfPicker } from './as-of/AsOfPicker';
 import { momentFromParams, momentParam } from './as-of/moment-param';
 import { createAsOf } from './as-of/use-as-of';
+import { LoadFailure } from '../../components/LoadFailure';
 
 const ALL_IDS = KNOWLEDGE_COLUMNS.map((c) => c.id);
 /** Must match `.kv-body` in knowledge.css. */
@@ -230,10 +231,8 @@ export function KnowledgeView(): JSX.Element {
           </p>
         )}
       </Show>
-      <Show when={!moment() && entries.rows.error()}>
-        <p class="error" role="alert">
-          {entries.rows.error()}
-        </p>
+      <Show when={!moment() && entries.rows.failure()}>
+        <LoadFailure error={entries.rows.failure()} retry={() => entries.rows.retry()} what="Could not load entries" />
       </Show>
       <Show when={newAbove() > 0 && tab() === 'table' && !moment()}>
         <button

@@ -15,6 +15,7 @@ import { ServersPanel } from './ServersPanel';
 import { sessionsElsewhere } from './session-counts';
 import { SessionsPanel } from './SessionsPanel';
 import './live.css';
+import { LoadFailure } from '../../components/LoadFailure';
 
 type Jump = 'entry' | 'receipts' | 'skills';
 
@@ -111,10 +112,8 @@ export function LiveView() {
           )}
         </For>
         <FeedFilters filter={filter()} store={store} onChange={setFilter} searchRef={(el) => (search = el)} />
-        <Show when={store.error()}>
-          <p class="error" role="alert">
-            {store.error()}
-          </p>
+        <Show when={store.failure()}>
+          <LoadFailure error={store.failure()} retry={() => store.retry()} what="The live view could not load" />
         </Show>
         <FeedList
           items={store.items()}

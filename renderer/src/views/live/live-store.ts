@@ -24,6 +24,10 @@ export interface LiveStore {
   hasMore: Accessor<boolean>;
   loading: Accessor<boolean>;
   error: Accessor<string | undefined>;
+  /** The most recent failure among the calls that are still failing (a new object per failure). */
+  failure: Accessor<unknown>;
+  /** Fetches the feed, servers, sessions and side panels again (after a failure or a broken stream). */
+  retry(): void;
   counters: Accessor<DirectiveCounter[]>;
   facets: Accessor<{ projects: string[]; tools: string[]; gates: string[]; directives: string[]; sessions: string[] }>;
   alerts: Accessor<RepeatAlert[]>;
@@ -47,13 +51,35 @@ export function createLiveStore(api: ConsoleApi, filter: Accessor<FeedFilter>, o
   const [items, setItems] = createSignal<FeedItem[]>([]);
   const [cursor, setCursor] = createSignal<{ time: number; id: string } | null>(null);
   const [loading, setLoading] = createSignal(false);
-  const [error, setError] = createSignal<string>();
+  // Per call, its last failure until it next succeeds: one panel's failure is not cleared by another's success.
+  const [failures, setFailures] = createSignal<ReadonlyMap<string, unknown>>(new Map());
+  const failure = () => [...failures().values()].at(-1);
+  const error = () => {
+    const current = failure();
+    return current === undefined ? undefined : (current as Error).message;
+  };
+  const failed = (key: string) => (e: unknown) =>
+    setFailures((map) => {
+      const next = new Map(map);
+      next.delete(key); // re-inserted last: the newest failure is the one shown
+      return next.set(key, e);
+    });
+  const succeeded = (key: string) => failures().has(key) && setFailures((map) => {
+    const next = new Map(map);
+    next.delete(key);
+    return next;
+  });
+  /** `call`'s value to `apply`, recording whether that call (by `key`) fails or succeeds. */
+  const track = <T,>(key: string, call: Promise<T>, apply: (value: T) => void) =>
+    call.then((value) => {
+      apply(value);
+      succeeded(key);
+    }, failed(key));
   const [counters, setCounters] = createSignal<DirectiveCounter[]>([]);
   const [facets, setFacets] = createSignal({ projects: [] as string[], tools: [] as string[], gates: [] as string[], directives: [] as string[], sessions: [] as string[] });
   const [alerts, setAlerts] = createSignal<RepeatAlert[]>([]);
   const [rule, setRuleSignal] = createSignal<RepeatRule>();
   const [now, setNow] = createSignal(Date.now());
-  const fail = (e: unknown) => setError((e as Error).message);
 
   let generation = 0;
   let pending: FeedItem[] = [];
@@ -62,10 +88,11 @@ export function createLiveStore(api: ConsoleApi, filter: Accessor<FeedFilter>, o
   let sideTimer: ReturnType<typeof setTimeout> | undefined;
 
   const refreshSide = () => {
-    api.call('live.counters', { project: filter().project, limit: 50 }).then(setCounters, fail);
-    api.call('live.facets', {}).then(setFacets, fail);
+    void track('counters', api.call('live.counters', { project: filter().project, limit: 50 }), setCounters);
+    void track('facets', api.call('live.facets', {}), setFacets);
   };
-  const refreshSessions = () => api.call('live.sessions', { limit: 500, scope: otherProjects() ? 'all' : 'project' }).then(setSessions, fail);
+  const refreshSessions = () => track('sessions', api.call('live.sessions', { limit: 500, scope: otherProjects() ? 'all' : 'project' }), setSessions);
+  const refreshServers = () => void track('servers', api.call('live.servers', {}), (fetched) => setServers((list) => mergeServerList(list, fetched)));
   const scheduleSide = () => {
     sideTimer ??= setTimeout(() => {
       sideTimer = undefined;
@@ -92,10 +119,10 @@ export function createLiveStore(api: ConsoleApi, filter: Accessor<FeedFilter>, o
       batch(() => {
         setItems(page.items);
         setCursor(page.nextCursor);
-        setError(undefined);
+        succeeded('feed');
       });
     } catch (e) {
-      if (gen === generation) fail(e);
+      if (gen === generation) failed('feed')(e);
     } finally {
       if (gen === generation) setLoading(false);
     }
@@ -119,17 +146,21 @@ export function createLiveStore(api: ConsoleApi, filter: Accessor<FeedFilter>, o
     void refreshSessions();
   }, { defer: true }));
 
-  api.call('live.servers', {}).then((fetched) => setServers((list) => mergeServerList(list, fetched)), fail);
-  api.call('live.rules', {}).then(setRuleSignal, fail);
+  refreshServers();
+  const refreshRules = () => void track('rules', api.call('live.rules', {}), setRuleSignal);
+  refreshRules();
   void refreshSessions();
 
   // After an interrupted stream the feed, servers and sessions are fetched again: events were missed.
   const resync = () => {
+    // One-off actions (a next page, a disconnect) are not repeated: their failures are done with.
+    if (failures().has('more') || failures().has('disconnect')) setFailures((map) => new Map([...map].filter(([key]) => key !== 'more' && key !== 'disconnect')));
     pending = [];
     pendingRemoved = [];
     void loadFirst();
     refreshSide();
-    api.call('live.servers', {}).then((fetched) => setServers((list) => mergeServerList(list, fetched)), fail);
+    refreshServers();
+    if (failures().has('rules')) refreshRules();
     void refreshSessions();
   };
   const stop = api.subscribe('live.events', {}, (event) => {
@@ -179,6 +210,8 @@ export function createLiveStore(api: ConsoleApi, filter: Accessor<FeedFilter>, o
     hasMore: () => cursor() !== null,
     loading,
     error,
+    failure,
+    retry: resync,
     counters,
     facets,
     alerts,
@@ -194,7 +227,7 @@ export function createLiveStore(api: ConsoleApi, filter: Accessor<FeedFilter>, o
       }
     },
     async disconnect(serverId) {
-      await api.call('live.disconnect', { serverId }).catch(fail);
+      await track('disconnect', api.call('live.disconnect', { serverId }), () => undefined);
       setServers((list) => list.filter((s) => s.id !== serverId));
     },
     loadMore() {
@@ -209,8 +242,9 @@ export function createLiveStore(api: ConsoleApi, filter: Accessor<FeedFilter>, o
           batch(() => {
             setItems((current) => appendPage(current, page.items));
             setCursor(page.nextCursor);
+            succeeded('more');
           });
-        }, fail)
+        }, failed('more'))
         .finally(() => gen === generation && setLoading(false));
     },
     async setRule(next) {

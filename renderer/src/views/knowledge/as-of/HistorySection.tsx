@@ -3,9 +3,9 @@ import './as-of.css';
 import { Term } from '../../../components/Term';
 import { VersionList } from '../../../components/VersionList';
 import { freshQuery } from '../../../state/query';
-import { operatorMessage } from '../../../state/error-text';
 import { KNOWLEDGE_STORES } from '../knowledge-query';
 import { NO_HISTORY_TEXT, type AsOfMoment } from '../../../state/timeline-text';
+import { LoadFailure } from '../../../components/LoadFailure';
 
 /**
  * The detail pane's "History": every version history holds of one entry (components/VersionList).
@@ -21,9 +21,7 @@ export function HistorySection(props: { id: string; asOf?: AsOfMoment | undefine
       </h3>
       <Switch>
         <Match when={timeline.data.error}>
-          <p class="error" role="alert">
-            History could not be read: {operatorMessage(timeline.data.error)}
-          </p>
+          <LoadFailure error={timeline.data.error} retry={timeline.refetch} what="History could not be read" />
         </Match>
         <Match when={timeline.data.latest === undefined}>
           <p class="muted">Reading history…</p>
