@@ -12,7 +12,7 @@ afterEach(async () => {
 async function electronConsole(button: 'OK' | 'Cancel') {
   const fixture = makeHiveFixture(4);
   const core: ConsoleCore = await createConsoleCore({ userDataDir: fixture.userData, host: 'electron', version: 'test', human: { revertCheckMs: 60_000 } }, { project: fixture.project, hive: fixture.hive });
-  cleanups.push(() => core.dispose(), fixture.cleanup);
+  cleanups.push(fixture.cleanup, () => core.dispose()) // run in reverse: the core closes before its folder goes;
   const shown: MessageBoxOptions[] = [];
   const dispatcher = core.dispatcher.forCaller({
     host: 'electron',

@@ -12,7 +12,7 @@ afterEach(async () => {
 async function browserConsole(interactive: boolean, extra: { now?: () => number; process?: ProcessContext; count?: number } = {}) {
   const fixture: HiveFixture = makeHiveFixture(extra.count ?? 4);
   const core: ConsoleCore = await createConsoleCore({ userDataDir: fixture.userData, host: 'browser', version: 'test', human: { revertCheckMs: 60_000 } }, { project: fixture.project, hive: fixture.hive });
-  cleanups.push(() => core.dispose(), fixture.cleanup);
+  cleanups.push(fixture.cleanup, () => core.dispose()) // run in reverse: the core closes before its folder goes;
   const printed: string[] = [];
   const dispatcher = core.dispatcher.forCaller({ host: 'browser', confirmation: terminalConfirmation({ interactive, print: (line) => printed.push(line), ...extra }) });
   const call = async (name: string, input: unknown) => dispatcher.call(name, input);

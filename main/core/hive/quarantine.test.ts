@@ -13,7 +13,7 @@ afterEach(async () => {
 
 async function open(fixture: HiveFixture): Promise<ConsoleCore> {
   const core = await createConsoleCore({ userDataDir: fixture.userData, host: 'electron', version: 'test', human: { lockWaitMs: 2_000, revertCheckMs: 60_000 } }, { project: fixture.project, hive: fixture.hive });
-  cleanups.push(() => core.dispose(), fixture.cleanup);
+  cleanups.push(fixture.cleanup, () => core.dispose()) // run in reverse: the core closes before its folder goes;
   return core;
 }
 
