@@ -86,6 +86,24 @@ describe('entry and event queries', () => {
     expect(since.total).toBe(sqlCount(db, "SELECT count(*) FROM events WHERE store_key = 'events' AND ts_ms >= ?", Date.parse('2026-03-01T00:00:00.000Z')));
   });
 
+  it('leaves rows without a value out of the agent, session, knowledge and trace indexes, which still serve filters on them', async () => {
+    const { db } = await indexed();
+    const planOf = (sql: string, ...params: unknown[]) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail).join(' | ');
+    const partial: [string, string, string][] = [
+      ['events', 'events_agent', 'agent'],
+      ['events', 'events_session', 'session_id'],
+      ['events', 'events_knowledge', 'knowledge_id'],
+      ['receipts', 'receipts_trace', 'trace_id'],
+    ];
+    for (const [table, index, column] of partial) {
+      // A partial index cannot answer a query over every row (SQLite refuses to plan it).
+      expect(() => db.prepare(`SELECT rid FROM ${table} INDEXED BY ${index}`).all(), index).toThrow(/no query solution/);
+      expect(() => db.prepare(`SELECT rid FROM ${table} INDEXED BY ${index} WHERE ${column} IS NOT NULL`).all(), index).not.toThrow();
+      const order = table === 'events' ? 'ORDER BY t.ts_ms DESC, t.rid DESC' : 'ORDER BY t.rid';
+      expect(planOf(`SELECT t.rid FROM ${table} t WHERE t.${column} = ? ${order} LIMIT 100`, 'x'), index).toContain(`INDEX ${index} (${column}=?)`);
+    }
+  });
+
   it('keeps totals exact after an append and after a rewrite', async () => {
     const { service, db, project } = await indexed();
     const file = path.join(project, '.swarm', 'events.jsonl');

@@ -18,8 +18,6 @@ type Check = (value: unknown) => boolean;
 
 const UNSUPPORTED = Symbol('unsupported');
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 interface CheckDef {
   check: string;
   format?: string;
@@ -34,136 +32,166 @@ interface CheckDef {
 type Def = Record<string, unknown> & { type: string; checks?: { _zod: { def: CheckDef } }[] };
 const defOf = (schema: unknown): Def => (schema as { _zod: { def: Def } })._zod.def;
 
-function lengthChecks(checks: CheckDef[], also: (c: CheckDef) => Check | typeof UNSUPPORTED | null): Check[] | typeof UNSUPPORTED {
-  const out: Check[] = [];
+/**
+ * The predicate is generated as JavaScript source, one small function per schema node, as zod
+ * does for its own fast path: each field is read by its name at its own site and each check calls
+ * one known function, so V8 inlines them (closures walked over a field list made every read and
+ * every call site megamorphic, 3–4 µs a receipt record).
+ */
+class Source {
+  readonly functions: string[] = [];
+  /** Values the source refers to (patterns, sets) as `k[i]`. */
+  readonly constants: unknown[] = [];
+
+  constant(value: unknown): string {
+    this.constants.push(value);
+    return `k[${this.constants.length - 1}]`;
+  }
+
+  /** Adds `function fN(v) { body }` and returns its name. */
+  function(body: string): string {
+    const name = `f${this.functions.length}`;
+    this.functions.push(`function ${name}(v) {\n${body}\n}`);
+    return name;
+  }
+}
+
+/** A JavaScript literal for a value an enum or literal may hold, or null when it has none. */
+function literal(value: unknown): string | null {
+  if (typeof value === 'string' || typeof value === 'boolean' || value === null) return JSON.stringify(value);
+  if (typeof value === 'number' && Number.isFinite(value) && !Object.is(value, -0)) return String(value);
+  return null;
+}
+
+/** Length conditions on `v` (min/max), plus whatever `also` makes of other checks. */
+function lengthConditions(checks: CheckDef[], also: (c: CheckDef) => string | typeof UNSUPPORTED): string[] | typeof UNSUPPORTED {
+  const out: string[] = [];
   for (const c of checks) {
-    if (c.check === 'min_length') {
-      const min = c.minimum as number;
-      out.push((v) => (v as { length: number }).length >= min);
-    } else if (c.check === 'max_length') {
-      const max = c.maximum as number;
-      out.push((v) => (v as { length: number }).length <= max);
-    } else {
+    if (c.check === 'min_length' && typeof c.minimum === 'number') out.push(`v.length >= ${c.minimum}`);
+    else if (c.check === 'max_length' && typeof c.maximum === 'number') out.push(`v.length <= ${c.maximum}`);
+    else {
       const other = also(c);
-      if (other === UNSUPPORTED || other === null) return UNSUPPORTED;
+      if (other === UNSUPPORTED) return UNSUPPORTED;
       out.push(other);
     }
   }
   return out;
 }
 
-const all = (base: Check, checks: Check[]): Check =>
-  checks.length === 0
-    ? base
-    : (v) => {
-        if (!base(v)) return false;
-        for (const check of checks) if (!check(v)) return false;
-        return true;
-      };
+const returnAll = (conditions: string[]) => `return ${conditions.map((c) => `(${c})`).join(' && ')};`;
 
-function compile(schema: unknown): Check | typeof UNSUPPORTED {
+/** The name of the function checking `schema` (added to `source`), or UNSUPPORTED. */
+function generate(schema: unknown, source: Source): string | typeof UNSUPPORTED {
   const def = defOf(schema);
   const checks = (def.checks ?? []).map((c) => c._zod.def);
   switch (def.type) {
     case 'string': {
-      const extra = lengthChecks(checks, (c) => {
+      const extra = lengthConditions(checks, (c) => {
         if (c.check !== 'string_format' || c.format !== 'regex' || !(c.pattern instanceof RegExp) || c.pattern.global || c.pattern.sticky) return UNSUPPORTED;
-        const pattern = c.pattern;
-        return (v) => pattern.test(v as string);
+        return `${source.constant(c.pattern)}.test(v)`;
       });
-      return extra === UNSUPPORTED ? UNSUPPORTED : all((v) => typeof v === 'string', extra);
+      return extra === UNSUPPORTED ? UNSUPPORTED : source.function(returnAll(["typeof v === 'string'", ...extra]));
     }
     case 'number': {
-      const extra: Check[] = [];
+      const extra: string[] = [];
       for (const c of checks) {
-        if (c.check === 'number_format' && c.format === 'safeint') extra.push((v) => Number.isSafeInteger(v));
-        else if (c.check === 'greater_than' && typeof c.value === 'number') {
-          const bound = c.value;
-          extra.push(c.inclusive ? (v) => (v as number) >= bound : (v) => (v as number) > bound);
-        } else if (c.check === 'less_than' && typeof c.value === 'number') {
-          const bound = c.value;
-          extra.push(c.inclusive ? (v) => (v as number) <= bound : (v) => (v as number) < bound);
+        if (c.check === 'number_format' && c.format === 'safeint') extra.push('Number.isSafeInteger(v)');
+        else if ((c.check === 'greater_than' || c.check === 'less_than') && typeof c.value === 'number' && literal(c.value) !== null) {
+          extra.push(`v ${c.check === 'greater_than' ? '>' : '<'}${c.inclusive ? '=' : ''} ${literal(c.value)}`);
         } else return UNSUPPORTED;
       }
-      return all((v) => typeof v === 'number' && Number.isFinite(v), extra);
+      return source.function(returnAll(["typeof v === 'number'", 'Number.isFinite(v)', ...extra]));
     }
     case 'boolean':
-      return checks.length ? UNSUPPORTED : (v) => typeof v === 'boolean';
+      return checks.length ? UNSUPPORTED : source.function("return typeof v === 'boolean';");
     case 'unknown':
     case 'any':
-      return checks.length ? UNSUPPORTED : () => true;
+      return checks.length ? UNSUPPORTED : source.function('return true;');
     case 'enum':
     case 'literal': {
       if (checks.length) return UNSUPPORTED;
-      const values = new Set<unknown>(def.type === 'enum' ? Object.values(def.entries as Record<string, unknown>) : (def.values as unknown[]));
-      return (v) => values.has(v);
+      const values = def.type === 'enum' ? Object.values(def.entries as Record<string, unknown>) : (def.values as unknown[]);
+      const literals = values.map(literal);
+      if (literals.length > 0 && literals.length <= 12 && literals.every((l) => l !== null)) return source.function(`return ${literals.map((l) => `v === ${l}`).join(' || ')};`);
+      return source.function(`return ${source.constant(new Set(values))}.has(v);`);
     }
     case 'optional':
     case 'nullable': {
-      const inner = compile(def.innerType);
+      const inner = generate(def.innerType, source);
       if (inner === UNSUPPORTED || checks.length) return UNSUPPORTED;
-      return def.type === 'optional' ? (v) => v === undefined || inner(v) : (v) => v === null || inner(v);
+      return source.function(`return v === ${def.type === 'optional' ? 'undefined' : 'null'} || ${inner}(v);`);
     }
     case 'object': {
       const catchall = def.catchall === undefined ? null : defOf(def.catchall).type;
       if (checks.length || (catchall !== null && catchall !== 'unknown')) return UNSUPPORTED;
-      const fields: [string, Check, boolean][] = [];
+      const lines = ["if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;", 'let x;'];
       for (const [key, field] of Object.entries(def.shape as Record<string, unknown>)) {
-        const check = compile(field);
+        const check = generate(field, source);
         if (check === UNSUPPORTED) return UNSUPPORTED;
-        fields.push([key, check, defOf(field).type === 'optional']);
+        const name = JSON.stringify(key);
+        // Only own fields count: a name Object.prototype also answers (toString, __proto__…) is
+        // read through hasOwn; any other name of a parsed record can only be its own.
+        lines.push(key in Object.prototype ? `x = Object.hasOwn(v, ${name}) ? v[${name}] : undefined;` : `x = v[${name}];`);
+        lines.push(defOf(field).type === 'optional' ? `if (x !== undefined && !${check}(x)) return false;` : `if (x === undefined || !${check}(x)) return false;`);
       }
-      return (v) => {
-        if (!isObject(v)) return false;
-        for (const [key, check, optional] of fields) {
-          const value = Object.hasOwn(v, key) ? v[key] : undefined;
-          if (value === undefined ? !optional : !check(value)) return false;
-        }
-        return true;
-      };
+      lines.push('return true;');
+      return source.function(lines.join('\n'));
     }
     case 'array': {
-      const element = compile(def.element);
+      const element = generate(def.element, source);
       if (element === UNSUPPORTED) return UNSUPPORTED;
-      const extra = lengthChecks(checks, () => UNSUPPORTED);
+      const extra = lengthConditions(checks, () => UNSUPPORTED);
       if (extra === UNSUPPORTED) return UNSUPPORTED;
-      return all((v) => {
-        if (!Array.isArray(v)) return false;
-        for (const item of v) if (!element(item)) return false;
-        return true;
-      }, extra);
+      return source.function(
+        [`if (!Array.isArray(v)${extra.map((c) => ` || !(${c})`).join('')}) return false;`, `for (let i = 0; i < v.length; i++) if (!${element}(v[i])) return false;`, 'return true;'].join('\n'),
+      );
     }
     case 'record': {
       const key = defOf(def.keyType);
-      const value = compile(def.valueType);
+      const value = generate(def.valueType, source);
       if (checks.length || key.type !== 'string' || (key.checks ?? []).length || value === UNSUPPORTED) return UNSUPPORTED;
-      return (v) => {
-        if (!isObject(v) || Object.getPrototypeOf(v) !== Object.prototype) return false;
-        for (const item of Object.values(v)) if (!value(item)) return false;
-        return true;
-      };
+      return source.function(
+        [
+          "if (typeof v !== 'object' || v === null || Array.isArray(v) || Object.getPrototypeOf(v) !== Object.prototype) return false;",
+          `for (const x of Object.values(v)) if (!${value}(x)) return false;`,
+          'return true;',
+        ].join('\n'),
+      );
     }
     case 'tuple': {
       if (checks.length || (def.rest !== null && def.rest !== undefined)) return UNSUPPORTED;
-      const items: Check[] = [];
+      const items: string[] = [];
       for (const item of def.items as unknown[]) {
-        const check = compile(item);
+        const check = generate(item, source);
         if (check === UNSUPPORTED) return UNSUPPORTED;
         items.push(check);
       }
-      return (v) => Array.isArray(v) && v.length === items.length && items.every((check, i) => check(v[i]));
+      return source.function(returnAll(['Array.isArray(v)', `v.length === ${items.length}`, ...items.map((check, i) => `${check}(v[${i}])`)]));
     }
     case 'union': {
-      const options: Check[] = [];
+      if (checks.length) return UNSUPPORTED;
+      const options: string[] = [];
       for (const option of def.options as unknown[]) {
-        const check = compile(option);
+        const check = generate(option, source);
         if (check === UNSUPPORTED) return UNSUPPORTED;
         options.push(check);
       }
-      return checks.length ? UNSUPPORTED : (v) => options.some((check) => check(v));
+      return source.function(options.length ? `return ${options.map((check) => `${check}(v)`).join(' || ')};` : 'return false;');
     }
     default:
       return UNSUPPORTED;
+  }
+}
+
+/** The predicate of `schema`, or UNSUPPORTED (also where code cannot be generated at run time). */
+function compile(schema: unknown): Check | typeof UNSUPPORTED {
+  const source = new Source();
+  const root = generate(schema, source);
+  if (root === UNSUPPORTED) return UNSUPPORTED;
+  try {
+    return new Function('k', `'use strict';\n${source.functions.join('\n')}\nreturn ${root};`)(source.constants) as Check;
+  } catch {
+    return UNSUPPORTED;
   }
 }
 
