@@ -1,4 +1,5 @@
 import { normalizeLesson } from '../rules/similarity';
+import { IntMap } from './int-map';
 
 /**
  * A lesson's word bigrams as ids of one shared vocabulary, for the counterpart postings. At 100k
@@ -29,11 +30,12 @@ const PAIR_BASE = 46_340;
 /** Assigns each distinct bigram an id for the life of the vocabulary (ids are never reused). */
 export class BigramVocabulary {
   private readonly words = new Map<string, number>();
-  /** Bigram → id, keyed by its word ids (a number, or for very large word ids a string of both). */
-  private readonly pairs = new Map<number | string, number>();
+  /** Bigram → id, keyed by its word ids: a number in a typed table (int-map.ts), or for very large word ids a string of both. */
+  private readonly pairs = new IntMap();
+  private readonly widePairs = new Map<string, number>();
 
   get size(): number {
-    return this.pairs.size;
+    return this.pairs.size + this.widePairs.size;
   }
 
   /** The ids of `bigrams` (distinct), packed. */
@@ -87,11 +89,12 @@ export class BigramVocabulary {
   }
 
   private idOf(key: number | string): number {
-    let id = this.pairs.get(key);
+    let id = typeof key === 'number' ? this.pairs.get(key) : this.widePairs.get(key);
     if (id === undefined) {
-      id = this.pairs.size;
+      id = this.size;
       if (id > MAX_ID) throw new Error('bigram vocabulary full');
-      this.pairs.set(key, id);
+      if (typeof key === 'number') this.pairs.set(key, id);
+      else this.widePairs.set(key, id);
     }
     return id;
   }
