@@ -3,7 +3,8 @@ import type { IndexedEntryLine, IndexedLine, KnowledgeSource } from '../store-in
 import { parseJsonObject } from '../store-index/sql';
 import { STORES, storeDef } from '../stores/catalog';
 import { parseFrontmatter } from '../stores/frontmatter';
-import { strList } from '../rules/entry-fields';
+import { strList, type RawEntry } from '../rules/entry-fields';
+import { isTrimmed, leaveOutColdParts } from './cold-fields';
 import { withSharedParts } from './shared-values';
 import type { EntryCollection, EntryTier, KnowledgeInputs, SkillRef, SourceEntry, SourceEvent } from './model-types';
 
@@ -37,12 +38,22 @@ function storeName(text: string): string {
   return text;
 }
 
+/** A line's entry as the plugin reads it (v1→v2 normalisation applied), with the notes saying what that changed. */
+function checked(storeKey: string, line: string): { value: RawEntry; notes: SourceEntry['notes'] } {
+  const raw = parseJsonObject(line);
+  return storeDef(storeKey)?.check(raw) ?? { value: raw, notes: [] };
+}
+
+/**
+ * An entry as the model keeps it: repeated parts shared, and for lessons in force (the bulk of a
+ * workspace) the parts only the detail pane shows left out (cold-fields.ts; `fullValue` reads them back).
+ */
 export function toSourceEntry(row: IndexedEntryLine): SourceEntry {
-  const raw = parseJsonObject(row.raw);
-  const check = storeDef(row.storeKey)?.check(raw) ?? { value: raw, notes: [], problems: [] };
+  const check = checked(row.storeKey, row.raw);
+  const value = withSharedParts(check.value);
   return {
     rid: row.rid,
-    value: withSharedParts(check.value),
+    value: row.collection === 'active' ? leaveOutColdParts(value) : value,
     tier: storeName(row.tier) as EntryTier,
     collection: storeName(row.collection) as EntryCollection,
     storeKey: storeName(row.storeKey),
@@ -51,6 +62,11 @@ export function toSourceEntry(row: IndexedEntryLine): SourceEntry {
     fileId: row.fileId,
     notes: check.notes.length ? check.notes : NO_NOTES,
   };
+}
+
+/** The whole entry: its kept value, or when parts were left out of it, its line read back (`line` is called only then). */
+export function fullValue(entry: SourceEntry, line: () => string): RawEntry {
+  return isTrimmed(entry.value) ? checked(entry.storeKey, line()).value : entry.value;
 }
 
 const toSourceEvent = (row: IndexedLine): SourceEvent => ({ value: parseJsonObject(row.raw), storeKey: row.storeKey, file: row.path, line: row.line });
