@@ -5,6 +5,7 @@ import { STORES, storeDef } from '../stores/catalog';
 import { parseFrontmatter } from '../stores/frontmatter';
 import { strList, type RawEntry } from '../rules/entry-fields';
 import { isTrimmed, leaveOutColdParts } from './cold-fields';
+import { IndexedEntry, placeOf } from './indexed-entry';
 import { withSharedParts } from './shared-values';
 import type { EntryCollection, EntryTier, KnowledgeInputs, SkillRef, SourceEntry, SourceEvent } from './model-types';
 
@@ -24,20 +25,6 @@ export const MODEL_STORES: readonly string[] = [...STORES.filter((s) => s.table 
 /** Most entries need no normalisation: they share one empty list of notes. */
 const NO_NOTES: SourceEntry['notes'] = Object.freeze([]) as unknown as SourceEntry['notes'];
 
-/**
- * The store's names as one string per distinct value: every row read from SQLite brings its own
- * copy of its file path, store key, tier and collection (about 160 bytes an entry, a tenth of the
- * model's heap), though a workspace has a few dozen files. Bounded like the shared values.
- */
-const storeNames = new Map<string, string>();
-function storeName(text: string): string {
-  const known = storeNames.get(text);
-  if (known !== undefined) return known;
-  if (storeNames.size >= 10_000) storeNames.clear();
-  storeNames.set(text, text);
-  return text;
-}
-
 /** A line's entry as the plugin reads it (v1→v2 normalisation applied), with the notes saying what that changed. */
 function checked(storeKey: string, line: string): { value: RawEntry; notes: SourceEntry['notes'] } {
   const raw = parseJsonObject(line);
@@ -51,17 +38,9 @@ function checked(storeKey: string, line: string): { value: RawEntry; notes: Sour
 export function toSourceEntry(row: IndexedEntryLine): SourceEntry {
   const check = checked(row.storeKey, row.raw);
   const value = withSharedParts(check.value);
-  return {
-    rid: row.rid,
-    value: row.collection === 'active' ? leaveOutColdParts(value) : value,
-    tier: storeName(row.tier) as EntryTier,
-    collection: storeName(row.collection) as EntryCollection,
-    storeKey: storeName(row.storeKey),
-    file: storeName(row.path),
-    line: row.line,
-    fileId: row.fileId,
-    notes: check.notes.length ? check.notes : NO_NOTES,
-  };
+  // Every row read from SQLite brings its own copy of its file's names: one shared place per file keeps them once.
+  const place = placeOf(row.fileId, row.tier as EntryTier, row.collection as EntryCollection, row.storeKey, row.path);
+  return new IndexedEntry(row.rid, row.collection === 'active' ? leaveOutColdParts(value) : value, place, row.line, check.notes.length ? check.notes : NO_NOTES);
 }
 
 /** The whole entry: its kept value, or when parts were left out of it, its line read back (`line` is called only then). */
