@@ -1,23 +1,23 @@
 import type { RawEntry } from '../rules/entry-fields';
-import { SharedTable } from './shared-values';
+import { SharedTable, withSharedParts } from './shared-values';
 
 /**
- * The parts of a lesson only the detail pane (and the curator's entry lookup) shows, left out of
- * the entry the model keeps and read back from the store line on demand (`fullValue` in
- * from-index.ts). The model holds every lesson: a confirmation's timestamp, unique to it, kept
- * its record and list unique too (about 150 bytes a lesson, a sixth of the model's heap). With
- * the timestamps left out, a lesson's confirmations (phase numbers, project names) are one frozen
- * list shared with every lesson confirmed alike.
+ * The parts of a lesson no view but the detail pane (whole entry, confirmations timeline) reads,
+ * left out of the lesson the model keeps and read back from its store line on demand
+ * (`fullValue` in from-index.ts). The model holds every lesson, so each part costs its bytes
+ * 100k times over. A confirmation's timestamp, unique to it, kept its record and list unique
+ * too (about 150 bytes a lesson); without it, a lesson's confirmations (phase numbers, project
+ * names) are one frozen list shared with every lesson confirmed alike. Only the timeline reads
+ * `confirmed_at`; every rule the model runs (maturity gate, promotion, injection blocks) counts
+ * records, phases and projects, which the kept list has as they were. (Leaving out top-level
+ * fields no view reads, such as `schema_version`, was measured too: 4–6 bytes a lesson, since
+ * V8 sizes an object's property store in steps; not worth a field a reader could miss.)
  *
- * Only the confirmations timeline reads `confirmed_at`; every rule the model runs (maturity gate,
- * promotion, injection blocks) counts records, phases and projects, which the kept list has as
- * they were. Lists that lost something are known (`isTrimmed`), so a reader that needs the whole
- * entry knows when to read its line.
+ * A reader of a kept lesson that needs one of these parts must take `fullValue`.
  */
-const COLD_KEYS: ReadonlySet<string> = new Set(['confirmed_at']);
+const COLD_CONFIRMATION_KEYS: ReadonlySet<string> = new Set(['confirmed_at']);
 
 const lists = new SharedTable<readonly Readonly<Record<string, unknown>>[]>();
-const trimmed = new WeakSet<object>();
 
 /** A value two records can share by its JSON text (JSON keeps no -0 apart from 0). */
 const isScalar = (value: unknown): boolean => value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && !Object.is(value, -0));
@@ -29,28 +29,20 @@ const isFlatRecord = (value: unknown): value is Record<string, unknown> =>
 /** The confirmations without their cold keys, shared; null when there is nothing to leave out (the list is kept as it is). */
 function hotConfirmations(list: unknown): readonly Readonly<Record<string, unknown>>[] | null {
   if (!Array.isArray(list) || list.length === 0 || !list.every(isFlatRecord)) return null;
-  if (!list.some((record) => Object.keys(record).some((key) => COLD_KEYS.has(key)))) return null;
+  if (!list.some((record) => Object.keys(record).some((key) => COLD_CONFIRMATION_KEYS.has(key)))) return null;
   const hot = list.map((record) => {
     const out: Record<string, unknown> = {};
-    for (const key of Object.keys(record)) if (!COLD_KEYS.has(key)) out[key] = record[key];
+    for (const key of Object.keys(record)) if (!COLD_CONFIRMATION_KEYS.has(key)) out[key] = record[key];
     return out;
   });
-  return lists.of(JSON.stringify(hot.map((record) => Object.entries(record))), () => {
-    const shared = Object.freeze(hot.map((record) => Object.freeze(record)));
-    trimmed.add(shared);
-    return shared;
-  });
+  return lists.of(JSON.stringify(hot.map((record) => Object.entries(record))), () => Object.freeze(hot.map((record) => Object.freeze(record))));
 }
 
-/**
- * Leaves the cold parts out of `value`, in place: `value` must be the caller's own fresh object
- * (withSharedParts' result), never an entry another reader holds.
- */
-export function leaveOutColdParts(value: RawEntry): RawEntry {
-  const hot = hotConfirmations(value.confirmed_by);
-  if (hot) (value as Record<string, unknown>).confirmed_by = hot;
-  return value;
+/** A lesson as the model keeps it: its repeated parts shared (shared-values.ts) and its cold parts left out. */
+export function hotValue(value: RawEntry): RawEntry {
+  const out = withSharedParts(value);
+  const hot = hotConfirmations(out.confirmed_by);
+  // `out` is withSharedParts' own fresh object: assigning to a key it has keeps its shape.
+  if (hot) (out as Record<string, unknown>).confirmed_by = hot;
+  return out;
 }
-
-/** Whether parts of this entry were left out (its whole value is then its line's). */
-export const isTrimmed = (value: RawEntry): boolean => typeof value.confirmed_by === 'object' && value.confirmed_by !== null && trimmed.has(value.confirmed_by);

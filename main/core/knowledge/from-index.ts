@@ -4,7 +4,7 @@ import { parseJsonObject } from '../store-index/sql';
 import { STORES, storeDef } from '../stores/catalog';
 import { parseFrontmatter } from '../stores/frontmatter';
 import { strList, type RawEntry } from '../rules/entry-fields';
-import { isTrimmed, leaveOutColdParts } from './cold-fields';
+import { hotValue } from './cold-fields';
 import { IndexedEntry, placeOf } from './indexed-entry';
 import { withSharedParts } from './shared-values';
 import type { EntryCollection, EntryTier, KnowledgeInputs, SkillRef, SourceEntry, SourceEvent } from './model-types';
@@ -37,15 +37,17 @@ function checked(storeKey: string, line: string): { value: RawEntry; notes: Sour
  */
 export function toSourceEntry(row: IndexedEntryLine): SourceEntry {
   const check = checked(row.storeKey, row.raw);
-  const value = withSharedParts(check.value);
   // Every row read from SQLite brings its own copy of its file's names: one shared place per file keeps them once.
   const place = placeOf(row.fileId, row.tier as EntryTier, row.collection as EntryCollection, row.storeKey, row.path);
-  return new IndexedEntry(row.rid, row.collection === 'active' ? leaveOutColdParts(value) : value, place, row.line, check.notes.length ? check.notes : NO_NOTES);
+  return new IndexedEntry(row.rid, keptCold(place.collection) ? hotValue(check.value) : withSharedParts(check.value), place, row.line, check.notes.length ? check.notes : NO_NOTES);
 }
 
-/** The whole entry: its kept value, or when parts were left out of it, its line read back (`line` is called only then). */
+/** Whether entries of this collection, read from the index, are kept without their cold parts. */
+const keptCold = (collection: EntryCollection): boolean => collection === 'active';
+
+/** The whole entry: its kept value, or when cold parts were left out of it, its line read back (`line` is called only then). */
 export function fullValue(entry: SourceEntry, line: () => string): RawEntry {
-  return isTrimmed(entry.value) ? checked(entry.storeKey, line()).value : entry.value;
+  return entry instanceof IndexedEntry && keptCold(entry.collection) ? checked(entry.storeKey, line()).value : entry.value;
 }
 
 const toSourceEvent = (row: IndexedLine): SourceEvent => ({ value: parseJsonObject(row.raw), storeKey: row.storeKey, file: row.path, line: row.line });
