@@ -1,5 +1,6 @@
 import { normalizeLesson } from '../rules/similarity';
 import { IntMap } from './int-map';
+import { StringIds } from './string-ids';
 
 /**
  * A lesson's word bigrams as ids of one shared vocabulary, for the counterpart postings. At 100k
@@ -29,7 +30,7 @@ const PAIR_BASE = 46_340;
 
 /** Assigns each distinct bigram an id for the life of the vocabulary (ids are never reused). */
 export class BigramVocabulary {
-  private readonly words = new Map<string, number>();
+  private readonly words = new StringIds();
   /** Bigram → id, keyed by its word ids: a number in a typed table (int-map.ts), or for very large word ids a string of both. */
   private readonly pairs = new IntMap();
   private readonly widePairs = new Map<string, number>();
@@ -79,9 +80,7 @@ export class BigramVocabulary {
   }
 
   private wordId(word: string): number {
-    let id = this.words.get(word);
-    if (id === undefined) this.words.set(word, (id = this.words.size));
-    return id;
+    return this.words.idOf(word);
   }
 
   private pairKey(first: number, second: number): number | string {
