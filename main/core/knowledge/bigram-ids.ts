@@ -1,4 +1,6 @@
 import { normalizeLesson } from '../rules/similarity';
+import { IntMap } from './int-map';
+import { StringIds } from './string-ids';
 
 /**
  * A lesson's word bigrams as ids of one shared vocabulary, for the counterpart postings. At 100k
@@ -28,12 +30,13 @@ const PAIR_BASE = 46_340;
 
 /** Assigns each distinct bigram an id for the life of the vocabulary (ids are never reused). */
 export class BigramVocabulary {
-  private readonly words = new Map<string, number>();
-  /** Bigram → id, keyed by its word ids (a number, or for very large word ids a string of both). */
-  private readonly pairs = new Map<number | string, number>();
+  private readonly words = new StringIds();
+  /** Bigram → id, keyed by its word ids: a number in a typed table (int-map.ts), or for very large word ids a string of both. */
+  private readonly pairs = new IntMap();
+  private readonly widePairs = new Map<string, number>();
 
   get size(): number {
-    return this.pairs.size;
+    return this.pairs.size + this.widePairs.size;
   }
 
   /** The ids of `bigrams` (distinct), packed. */
@@ -77,9 +80,7 @@ export class BigramVocabulary {
   }
 
   private wordId(word: string): number {
-    let id = this.words.get(word);
-    if (id === undefined) this.words.set(word, (id = this.words.size));
-    return id;
+    return this.words.idOf(word);
   }
 
   private pairKey(first: number, second: number): number | string {
@@ -87,11 +88,12 @@ export class BigramVocabulary {
   }
 
   private idOf(key: number | string): number {
-    let id = this.pairs.get(key);
+    let id = typeof key === 'number' ? this.pairs.get(key) : this.widePairs.get(key);
     if (id === undefined) {
-      id = this.pairs.size;
+      id = this.size;
       if (id > MAX_ID) throw new Error('bigram vocabulary full');
-      this.pairs.set(key, id);
+      if (typeof key === 'number') this.pairs.set(key, id);
+      else this.widePairs.set(key, id);
     }
     return id;
   }

@@ -29,11 +29,12 @@ type Postings = Map<TierGroup, PostingTable<PostingList>>;
 /** Lists being built or changed: member numbers in file order. */
 type PostingMaps = Map<TierGroup, Map<number, number[]>>;
 /**
- * The lessons by number: a fresh build numbers them in file order; an update appends its new
- * lessons. Append-only, so an index and those updated from it share it (an index only reads the
- * numbers its lists hold). Gone lessons stay until the next fresh build (see `update`).
+ * The lessons by number: a fresh build numbers them in file order, so its members are its
+ * lessons' own list (not a copy: 8 bytes a lesson); the first update copies them and appends its
+ * new lessons. Append-only from then on, so an index and those updated from it share it (an
+ * index only reads the numbers its lists hold). Gone lessons stay until the next fresh build (see `update`).
  */
-type Members = SourceEntry[];
+type Members = readonly SourceEntry[];
 
 const numbersOf = (list: PostingList | undefined): readonly number[] => (list === undefined ? [] : typeof list === 'number' ? [list] : unpackNumbers(list));
 /** A built list as kept: bare when alone, else packed. */
@@ -65,6 +66,8 @@ export class CounterpartIndex {
     /** The lessons indexed, in file order. */
     readonly lessons: readonly SourceEntry[],
     private readonly members: Members,
+    /** False while `members` is the lessons' own list, which an update must not append to. */
+    private readonly ownsMembers: boolean,
   ) {}
 
   /** Lessons the postings can name: those indexed, and gone ones not let go yet (tests read it). */
@@ -74,28 +77,26 @@ export class CounterpartIndex {
 
   static async build(lessons: readonly SourceEntry[], features: Features, slicer: TimeSlicer = NO_SLICING): Promise<CounterpartIndex> {
     const maps: PostingMaps = new Map([['hive', new Map()], ['project', new Map()]]);
-    const members: Members = [];
-    await slicer.forEach(lessons, (lesson) => CounterpartIndex.append(maps, features, lesson, members));
+    await slicer.forEach(lessons, (lesson, number) => CounterpartIndex.append(maps, features, lesson, number));
     const built = new Map([...maps].map(([group]) => [group, new Map<number, PostingList>()]));
     for (const [group, map] of maps) await slicer.forEach([...map], ([token, list]) => built.get(group)!.set(token, compact(list)));
-    return CounterpartIndex.of(built, features, lessons, members);
+    return CounterpartIndex.of(built, features, lessons);
   }
 
   static buildNow(lessons: readonly SourceEntry[], features: Features): CounterpartIndex {
     const maps: PostingMaps = new Map([['hive', new Map()], ['project', new Map()]]);
-    const members: Members = [];
-    for (const lesson of lessons) CounterpartIndex.append(maps, features, lesson, members);
+    lessons.forEach((lesson, number) => CounterpartIndex.append(maps, features, lesson, number));
     const built = new Map([...maps].map(([group, map]) => [group, compactAll(map)]));
-    return CounterpartIndex.of(built, features, lessons, members);
+    return CounterpartIndex.of(built, features, lessons);
   }
 
-  private static of(maps: Map<TierGroup, Map<number, PostingList>>, features: Features, lessons: readonly SourceEntry[], members: Members): CounterpartIndex {
-    return new CounterpartIndex(features, new Map([...maps].map(([group, map]) => [group, PostingTable.of<PostingList>(map)])), lessons, members);
+  /** A fresh build's index: its members are its lessons, numbered in file order. */
+  private static of(maps: Map<TierGroup, Map<number, PostingList>>, features: Features, lessons: readonly SourceEntry[]): CounterpartIndex {
+    return new CounterpartIndex(features, new Map([...maps].map(([group, map]) => [group, PostingTable.of<PostingList>(map)])), lessons, lessons, false);
   }
 
-  private static append(maps: PostingMaps, features: Features, lesson: SourceEntry, members: Members): void {
+  private static append(maps: PostingMaps, features: Features, lesson: SourceEntry, number: number): void {
     const postings = maps.get(tierGroup(lesson.tier))!;
-    const number = members.push(lesson) - 1;
     for (const token of unpackIds(features.bigrams(lesson))) {
       const list = postings.get(token);
       if (list) list.push(number);
@@ -138,7 +139,7 @@ export class CounterpartIndex {
     // Members of gone lessons (and of lessons already renumbered) count as changes: a fresh build lets them go.
     const stale = this.members.length - this.lessons.length;
     if (added.length + removed.length + stale > lessons.length * INCREMENTAL_MAX_SHARE) return CounterpartIndex.build(lessons, this.features, slicer);
-    const members = this.members;
+    const members = this.ownsMembers ? (this.members as SourceEntry[]) : [...this.members];
 
     // The changed lists go to an overlay; the untouched ones stay shared with this index.
     const changes: PostingMaps = new Map([['hive', new Map()], ['project', new Map()]]);
@@ -172,7 +173,7 @@ export class CounterpartIndex {
       await slicer.yield();
     }
     const postings: Postings = new Map([...this.postings].map(([group, lookup]) => [group, lookup.with(compactAll(changes.get(group)!))]));
-    return new CounterpartIndex(this.features, postings, lessons, members);
+    return new CounterpartIndex(this.features, postings, lessons, members, true);
   }
 
   /** The same or a near-duplicate lesson (≥ threshold) in the other tier group, best first, at most 10. */

@@ -5,6 +5,7 @@ import type { KnowledgeModel } from './knowledge-model';
 import type { SourceEntry } from './model-types';
 import { maturityVerdict } from '../rules/maturity-gate';
 import { VIOLATION_WINDOW_DAYS } from './counter-state';
+import { fullValue } from './from-index';
 
 const RECENT_RECEIPTS = 50;
 
@@ -16,6 +17,9 @@ export type DetailFacts = Pick<KnowledgeModel, 'thresholds' | 'asOf' | 'outcomes
 /** Everything the detail pane shows for one entry (`counterparts` may be found beforehand, in time slices). */
 export function entryDetail(model: DetailFacts, entry: SourceEntry, counterparts: () => Counterpart[] = () => model.counterparts(entry)): EntryDetail {
   const id = entryId(entry.value);
+  const text = model.lineOf(entry);
+  // The kept entry may lack parts only this pane shows (cold-fields.ts): the whole one is its line's.
+  const value = fullValue(entry, () => text);
   const outcomes = model.outcomes(entry);
   const events = model.events(id);
   const byKind: Record<string, number> = {};
@@ -23,14 +27,14 @@ export function entryDetail(model: DetailFacts, entry: SourceEntry, counterparts
   return {
     id,
     ...location(entry),
-    value: { ...entry.value },
-    text: model.lineOf(entry),
+    value: { ...value },
+    text,
     notes: entry.notes,
     copies: model.byId(id).filter((copy) => copy !== entry).map(location),
     outcomes,
     markers: model.markers(entry),
-    maturity: entry.collection === 'rejected' ? null : maturityVerdict(entry.value, outcomes, model.thresholds),
-    timeline: confirmationTimeline(entry.value),
+    maturity: entry.collection === 'rejected' ? null : maturityVerdict(value, outcomes, model.thresholds),
+    timeline: confirmationTimeline(value),
     receipts: { total: events.length, byKind, recent: events.slice(0, RECENT_RECEIPTS) },
     skills: model.citingSkills(id).map(({ sourceIds: _ids, ...skill }) => skill),
     counterparts:

@@ -3,7 +3,9 @@ import type { IndexedEntryLine, IndexedLine, KnowledgeSource } from '../store-in
 import { parseJsonObject } from '../store-index/sql';
 import { STORES, storeDef } from '../stores/catalog';
 import { parseFrontmatter } from '../stores/frontmatter';
-import { strList } from '../rules/entry-fields';
+import { strList, type RawEntry } from '../rules/entry-fields';
+import { hotValue } from './cold-fields';
+import { IndexedEntry, placeOf } from './indexed-entry';
 import { withSharedParts } from './shared-values';
 import type { EntryCollection, EntryTier, KnowledgeInputs, SkillRef, SourceEntry, SourceEvent } from './model-types';
 
@@ -23,34 +25,29 @@ export const MODEL_STORES: readonly string[] = [...STORES.filter((s) => s.table 
 /** Most entries need no normalisation: they share one empty list of notes. */
 const NO_NOTES: SourceEntry['notes'] = Object.freeze([]) as unknown as SourceEntry['notes'];
 
-/**
- * The store's names as one string per distinct value: every row read from SQLite brings its own
- * copy of its file path, store key, tier and collection (about 160 bytes an entry, a tenth of the
- * model's heap), though a workspace has a few dozen files. Bounded like the shared values.
- */
-const storeNames = new Map<string, string>();
-function storeName(text: string): string {
-  const known = storeNames.get(text);
-  if (known !== undefined) return known;
-  if (storeNames.size >= 10_000) storeNames.clear();
-  storeNames.set(text, text);
-  return text;
+/** A line's entry as the plugin reads it (v1→v2 normalisation applied), with the notes saying what that changed. */
+function checked(storeKey: string, line: string): { value: RawEntry; notes: SourceEntry['notes'] } {
+  const raw = parseJsonObject(line);
+  return storeDef(storeKey)?.check(raw) ?? { value: raw, notes: [] };
 }
 
+/**
+ * An entry as the model keeps it: repeated parts shared, and for lessons in force (the bulk of a
+ * workspace) the parts only the detail pane shows left out (cold-fields.ts; `fullValue` reads them back).
+ */
 export function toSourceEntry(row: IndexedEntryLine): SourceEntry {
-  const raw = parseJsonObject(row.raw);
-  const check = storeDef(row.storeKey)?.check(raw) ?? { value: raw, notes: [], problems: [] };
-  return {
-    rid: row.rid,
-    value: withSharedParts(check.value),
-    tier: storeName(row.tier) as EntryTier,
-    collection: storeName(row.collection) as EntryCollection,
-    storeKey: storeName(row.storeKey),
-    file: storeName(row.path),
-    line: row.line,
-    fileId: row.fileId,
-    notes: check.notes.length ? check.notes : NO_NOTES,
-  };
+  const check = checked(row.storeKey, row.raw);
+  // Every row read from SQLite brings its own copy of its file's names: one shared place per file keeps them once.
+  const place = placeOf(row.fileId, row.tier as EntryTier, row.collection as EntryCollection, row.storeKey, row.path);
+  return new IndexedEntry(row.rid, keptCold(place.collection) ? hotValue(check.value) : withSharedParts(check.value), place, row.line, check.notes.length ? check.notes : NO_NOTES);
+}
+
+/** Whether entries of this collection, read from the index, are kept without their cold parts. */
+const keptCold = (collection: EntryCollection): boolean => collection === 'active';
+
+/** The whole entry: its kept value, or when cold parts were left out of it, its line read back (`line` is called only then). */
+export function fullValue(entry: SourceEntry, line: () => string): RawEntry {
+  return entry instanceof IndexedEntry && keptCold(entry.collection) ? checked(entry.storeKey, line()).value : entry.value;
 }
 
 const toSourceEvent = (row: IndexedLine): SourceEvent => ({ value: parseJsonObject(row.raw), storeKey: row.storeKey, file: row.path, line: row.line });

@@ -1,3 +1,10 @@
+import type { KeyedTable } from './keyed-table';
+
+/** What a lookup's base is: a Map, or a compact table (keyed-table.ts) that makes its successor with changes applied. */
+type LookupBase<V> = ReadonlyMap<string, V> | KeyedTable<V>;
+
+const isMap = <V>(base: LookupBase<V>): base is ReadonlyMap<string, V> => base instanceof Map;
+
 /**
  * A read-only map from key to value made of a large base and a small overlay of the keys changed
  * since the base was built. Growing it after an append copies only the overlay, so a model built
@@ -7,11 +14,11 @@
  */
 export class LayeredLookup<V> {
   private constructor(
-    private readonly base: ReadonlyMap<string, V>,
+    private readonly base: LookupBase<V>,
     private readonly overlay: ReadonlyMap<string, V>,
   ) {}
 
-  static of<V>(base: ReadonlyMap<string, V>): LayeredLookup<V> {
+  static of<V>(base: LookupBase<V>): LayeredLookup<V> {
     return new LayeredLookup(base, new Map());
   }
 
@@ -30,6 +37,7 @@ export class LayeredLookup<V> {
     const overlay = new Map(this.overlay);
     for (const [key, value] of changes) overlay.set(key, value);
     if (overlay.size <= Math.max(1024, this.base.size / 8)) return new LayeredLookup(this.base, overlay);
+    if (!isMap(this.base)) return new LayeredLookup(this.base.with(overlay), new Map());
     const base = new Map(this.base);
     for (const [key, value] of overlay) base.set(key, value);
     return new LayeredLookup(base, new Map());

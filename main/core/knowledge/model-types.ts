@@ -17,7 +17,10 @@ export type { EntryCollection };
 export interface SourceEntry {
   /** The index row id (stable while the file is not rewritten). */
   rid: number;
-  /** The entry as the plugin reads it (v1→v2 normalisation applied). */
+  /**
+   * The entry as the plugin reads it (v1→v2 normalisation applied). A lesson read from the index
+   * is kept without the parts only the detail pane shows (cold-fields.ts): `fullValue` gives the whole one.
+   */
   value: RawEntry;
   /**
    * The line exactly as written, when the entry was made with it (models of plain records). Entries

@@ -3,6 +3,7 @@ import { isDirective } from '../rules/directive-fields';
 import { entryId, entryStatus, type RawEntry } from '../rules/entry-fields';
 import { isActiveStatus } from '../rules/thresholds';
 import { EventIndex } from './event-index';
+import { KeyedTable } from './keyed-table';
 import { LayeredLookup } from './layered-lookup';
 import type { EventRef, KnowledgeInputs, SourceEntry } from './model-types';
 
@@ -35,6 +36,12 @@ export type Copies = SourceEntry | readonly SourceEntry[];
 
 export const copiesOf = (copies: Copies | undefined): SourceEntry[] =>
   copies === undefined ? [] : Array.isArray(copies) ? (copies as SourceEntry[]) : [copies as SourceEntry];
+
+/** The id of a set of copies (none when it is empty: the id then has no copy). */
+const keyOfCopies = (copies: Copies): string | undefined => {
+  const entry = Array.isArray(copies) ? (copies as readonly SourceEntry[])[0] : (copies as SourceEntry);
+  return entry === undefined ? undefined : entryId(entry.value);
+};
 
 const keptCopies = (list: SourceEntry[]): Copies => (list.length === 1 ? list[0]! : list);
 
@@ -71,15 +78,24 @@ export function* buildViews(inputs: KnowledgeInputs, rowOf: (source: SourceEntry
   }
   let byId = adopted.byId;
   if (!byId) {
-    const fresh = new Map<string, Copies>();
+    // Ids with several copies are gathered in a Map (few); the rest go to the compact table as they are.
+    const all: Copies[] = [];
+    const several = new Map<string, SourceEntry[]>();
+    const first = new Map<string, number>();
     yield* each(inputs.entries, (entry) => {
       const key = entryId(entry.value);
-      const copies = fresh.get(key);
-      if (copies === undefined) fresh.set(key, entry);
-      else if (Array.isArray(copies)) (copies as SourceEntry[]).push(entry);
-      else fresh.set(key, [copies as SourceEntry, entry]);
+      const at = first.get(key);
+      if (at === undefined) {
+        first.set(key, all.length);
+        all.push(entry);
+        return;
+      }
+      const list = several.get(key);
+      if (list) list.push(entry);
+      else several.set(key, [all[at] as SourceEntry, entry]);
     });
-    byId = LayeredLookup.of(fresh);
+    for (const [key, list] of several) all[first.get(key)!] = list;
+    byId = LayeredLookup.of(KeyedTable.of(all, keyOfCopies));
   }
   let { directives, directiveSources } = adopted;
   if (!directives || !directiveSources) {

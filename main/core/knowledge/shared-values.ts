@@ -9,11 +9,12 @@ import type { RawEntry } from '../rules/entry-fields';
  * read (a write goes to the store and comes back as a new line).
  *
  * The result reads exactly like the parsed entry (same keys in the same order, equal values).
- * Tables are bounded: past `MAX_KEYS` distinct values a table starts over, which only loses sharing.
+ * Tables are bounded: past `MAX_KEYS` distinct values a table starts over, which only loses sharing
+ * (cold-fields.ts keeps its shared parts in the same kind of table).
  */
 const MAX_KEYS = 50_000;
 
-class Table<T> {
+export class SharedTable<T> {
   private map = new Map<string, T>();
 
   of(key: string, make: () => T): T {
@@ -38,9 +39,9 @@ const RECORD_LIST_FIELDS = new Set(['confirmed_by']);
 /** V8 keeps shorter slices as copies. */
 const MIN_SLICE = 13;
 
-const names = new Table<string>();
-const nameLists = new Table<readonly string[]>();
-const counts = new Table<Readonly<Record<string, unknown>>>();
+const names = new SharedTable<string>();
+const nameLists = new SharedTable<readonly string[]>();
+const counts = new SharedTable<Readonly<Record<string, unknown>>>();
 
 const isStringList = (value: unknown): value is string[] => Array.isArray(value) && value.every((v) => typeof v === 'string');
 
