@@ -44,6 +44,8 @@ interface FrameRun {
   deltas: number[];
   /** Frames whose first visible row had no data yet (its block was still loading). */
   placeholderFrames: number;
+  /** Frames that showed a row in view still empty, its rewrite deferred while flinging (row-fill.ts). */
+  pendingFrames: number;
   rowsSeen: number;
   scrolledTo: number;
   scrollHeight: number;
@@ -60,6 +62,7 @@ async function measureInPage({ frames, from, step, settleMs }: { frames: number;
   const nextFrame = () => new Promise<number>((resolve) => g.requestAnimationFrame(resolve));
   const deltas: number[] = [];
   let placeholderFrames = 0;
+  let pendingFrames = 0;
   const seen = new Set<string>();
   el.scrollTop = Math.floor((el.scrollHeight - el.clientHeight) * from);
   // Let the rows at the starting point load: the operator starts scrolling from a settled view.
@@ -76,14 +79,17 @@ async function measureInPage({ frames, from, step, settleMs }: { frames: number;
     if (!scroll) continue;
     el.scrollTop = Math.min(el.scrollHeight, el.scrollTop + px);
     let placeholder = false;
+    let pending = false;
     for (const row of el.querySelectorAll('[role=row][data-index]')) {
       const key = row.getAttribute('data-key');
-      if (key) seen.add(key);
+      if (row.closest('[data-pending]')) pending = true;
+      else if (key) seen.add(key);
       else placeholder = true;
     }
     if (placeholder) placeholderFrames++;
+    if (pending) pendingFrames++;
   }
-  return { deltas, placeholderFrames, rowsSeen: seen.size, scrolledTo: el.scrollTop, scrollHeight: el.scrollHeight };
+  return { deltas, placeholderFrames, pendingFrames, rowsSeen: seen.size, scrolledTo: el.scrollTop, scrollHeight: el.scrollHeight };
 }
 
 function rowsShown(): number {
@@ -233,6 +239,8 @@ export async function run(report: BenchReport): Promise<void> {
     report.figure('p95 ratio scrolling / idle', percentile(all, 95) / Math.max(1e-9, percentile(idle.deltas, 95)), '×');
     report.figure('operator-speed frames showing a row still loading', (segments.reduce((n, r) => n + r.placeholderFrames, 0) / Math.max(1, operator.length)) * 100, '%');
     report.figure('fling frames showing a row still loading', (traverse.placeholderFrames / Math.max(1, TRAVERSE_FRAMES)) * 100, '%');
+    report.figure('operator-speed frames showing an empty row (rewrite deferred while flinging)', (segments.reduce((n, r) => n + r.pendingFrames, 0) / Math.max(1, operator.length)) * 100, '%');
+    report.figure('fling frames showing an empty row (rewrite deferred while flinging)', (traverse.pendingFrames / Math.max(1, TRAVERSE_FRAMES)) * 100, '%');
     // The page's own cost, apart from what else the machine runs: thread CPU per frame from a
     // trace of one more operator-speed segment (tracing slows frames, so it is not counted above).
     await browser.startTracing(page, { categories: ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline.frame', 'cc', 'viz'] });

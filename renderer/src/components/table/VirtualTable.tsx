@@ -5,6 +5,7 @@ import { columnLayout } from './column-layout';
 import type { PagedRows } from './paged-rows';
 import { blocksOf, fullRange, sameRange, slotIndex } from './row-slots';
 import { createRowWindow } from './row-window';
+import { ScrollPace, SlotFiller, type IdleDeadlineLike } from './slot-fill';
 import { createTextWidth, type TextWidth } from './text-width';
 import { resolveOrder, type ColumnState, type SortState } from './table-state';
 
@@ -78,8 +79,27 @@ const CELL_PADDING = 16;
 const READ_AHEAD = 400;
 /** Rows recycled together (see `blocks`): fewer frames change the DOM, each changes more rows. */
 const BLOCK_ROWS = 8;
-/** Rows kept beyond each edge of the view, so a block is filled before it scrolls into view. */
-const OVERSCAN = 4;
+/**
+ * Rows kept beyond each edge of the view: a block enters the window two to four brisk-wheel
+ * frames before it scrolls into view, and is moved and rewritten in an idle period between
+ * (slot-fill.ts), nearest the view first. 12 rows did no better (more rows to paint each time).
+ */
+const OVERSCAN = 8;
+/** A scroll event that moves more rows than this, right after another one, is a fling (slot-fill.ts). */
+const FLING_ROWS = 16;
+
+/**
+ * A frame's idle period can be missing altogether on a busy machine (the frame ends past its
+ * deadline): then the slot is written after this long anyway, still outside a frame and still
+ * before it scrolls into view (the overscan is two to four frames of brisk scrolling).
+ */
+const IDLE_TIMEOUT_MS = 20;
+
+/** requestIdleCallback, with a timeout so a busy thread still fills its rows; a timer where there is none. */
+function requestIdle(work: (deadline: IdleDeadlineLike) => void): void {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(work, { timeout: IDLE_TIMEOUT_MS });
+  else setTimeout(() => work({ timeRemaining: () => 0, didTimeout: true }), 16);
+}
 
 
 export function VirtualTable<Row extends Record<string, any>>(props: VirtualTableProps<Row>): JSX.Element {
@@ -147,16 +167,35 @@ export function VirtualTable<Row extends Record<string, any>>(props: VirtualTabl
   const blocks = createMemo(() => fullRange(wantedBlocks(), poolSize(), blockCount()), undefined, { equals: sameRange });
   const range = createMemo(() => ({ start: blocks().start * BLOCK_ROWS, end: Math.min(props.rows.total(), blocks().end * BLOCK_ROWS) }), undefined, { equals: sameRange });
   // One block signal per slot, written only when that slot's block changes: scrolling by k blocks
-  // notifies k slots instead of re-evaluating every slot against the new window.
+  // moves k slots instead of re-evaluating every slot against the new window. The slot filler
+  // writes them: a slot wanted in view at once, one wanted for the overscan in an idle period.
   const slotBlocks: Signal<number>[] = [];
+  const slotPending: Signal<boolean>[] = [];
   const slots = createMemo(() => {
-    while (slotBlocks.length < poolSize()) slotBlocks.push(createSignal(-1));
+    while (slotBlocks.length < poolSize()) {
+      slotBlocks.push(createSignal(-1));
+      slotPending.push(createSignal(false));
+    }
     return slotBlocks.map(([block]) => block);
   });
+  const filler = new SlotFiller({
+    write: (slot, block) => slotBlocks[slot]![1](block),
+    setPending: (slot, pending) => slotPending[slot]![1](pending),
+    // A slot rewritten in an idle period is laid out there too (a forced layout), not in the next frame.
+    requestIdle: (work) =>
+      requestIdle((deadline) => {
+        batch(() => work(deadline));
+        scrollElement?.getBoundingClientRect();
+      }),
+    now: () => performance.now(),
+  });
+  const pace = new ScrollPace(FLING_ROWS);
   createComputed(() => {
     const current = blocks();
     const size = slots().length;
-    batch(() => slotBlocks.forEach(([, setBlock], slot) => setBlock(slotIndex(slot, current, size))));
+    const view = rowWindow.view();
+    const wanted = Array.from({ length: size }, (_, slot) => slotIndex(slot, current, size));
+    batch(() => filler.update(wanted, blocksOf(view, BLOCK_ROWS), pace.note(view.start, performance.now())));
   });
   const rowsInBlock = Array.from({ length: BLOCK_ROWS }, (_, offset) => offset);
 
@@ -249,8 +288,8 @@ export function VirtualTable<Row extends Record<string, any>>(props: VirtualTabl
         </div>
         <div class="vt-body" style={{ height: `${rowWindow.totalSize()}px` }}>
           <For each={slots()}>
-            {(block) => (
-              <div class="vt-block" hidden={block() < 0} style={{ transform: `translateY(${Math.max(0, block()) * BLOCK_ROWS * rowHeight}px)` }}>
+            {(block, slot) => (
+              <div class="vt-block" data-pending={slotPending[slot()]![0]() ? '' : undefined} hidden={block() < 0} style={{ transform: `translateY(${Math.max(0, block()) * BLOCK_ROWS * rowHeight}px)` }}>
                 <For each={rowsInBlock}>
                   {(offset) => {
                     const index = createMemo(() => {

@@ -1,4 +1,4 @@
-import { createComputed, createSignal, onCleanup, onMount, untrack, type Accessor } from 'solid-js';
+import { batch, createComputed, createSignal, onCleanup, onMount, untrack, type Accessor } from 'solid-js';
 import { sameRange, type RowRange } from './row-slots';
 
 interface RowWindowOptions {
@@ -13,6 +13,8 @@ interface RowWindowOptions {
 interface RowWindow {
   /** The rows to keep in the DOM (visible + overscan), as [start, end). */
   range: Accessor<RowRange>;
+  /** The rows in view (no overscan). */
+  view: Accessor<RowRange>;
   totalSize: Accessor<number>;
   scrollToIndex(index: number): void;
 }
@@ -57,10 +59,15 @@ export function scrollTopFor(index: number, view: Omit<Viewport, 'overscan' | 'c
  */
 export function createRowWindow(options: RowWindowOptions): RowWindow {
   const [range, setRange] = createSignal<RowRange>({ start: 0, end: 0 }, { equals: sameRange });
+  const [view, setView] = createSignal<RowRange>({ start: 0, end: 0 }, { equals: sameRange });
   let offset = 0;
   let height = 0;
   const publish = (count: number) =>
-    setRange(rowsInView({ offset, height, count, rowHeight: options.rowHeight, overscan: options.overscan, scrollMargin: options.scrollMargin }));
+    batch(() => {
+      const viewport = { offset, height, count, rowHeight: options.rowHeight, scrollMargin: options.scrollMargin };
+      setRange(rowsInView({ ...viewport, overscan: options.overscan }));
+      setView(rowsInView({ ...viewport, overscan: 0 }));
+    });
   onMount(() => {
     const element = options.scrollElement();
     if (!element) return;
@@ -82,6 +89,7 @@ export function createRowWindow(options: RowWindowOptions): RowWindow {
   createComputed(() => publish(options.count()));
   return {
     range,
+    view,
     totalSize: () => options.count() * options.rowHeight,
     scrollToIndex(index) {
       const element = options.scrollElement();
