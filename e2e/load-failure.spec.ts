@@ -4,16 +4,16 @@ import { expect, test } from './fixtures';
 /** An operator whose console host stops answering for a while: no view ends in bare error text. */
 const grid = (page: Page) => page.getByRole('grid', { name: 'Knowledge entries' });
 const dataRows = (page: Page) => grid(page).locator('[role=row][data-key]');
-const goTo = (page: Page, hash: string) => page.evaluate((h) => ((globalThis as unknown as { location: { hash: string } }).location.hash = h), hash);
 
-test('the Knowledge table says the host did not answer, tries again on its own and fills in once the host is back', async ({ consolePage: page }) => {
-  // The host stops answering table pages, as a host restarting or a dropped connection would.
+test('the Knowledge table says the host did not answer, tries again on its own and fills in once the host is back', async ({ page, consoleHost }) => {
+  // The host stops answering table pages, as a host restarting or a dropped connection would,
+  // from the first page on (Knowledge is the first area: its rows are asked for at sign-in).
   let refused = 0;
   await page.route('**/api/call/knowledge.rows', (route) => {
     refused++;
     return route.abort('connectionrefused');
   });
-  await goTo(page, '#/knowledge');
+  await page.goto(`${consoleHost.launchUrl}#/knowledge`);
   const failure = page.getByTestId('load-failure');
   await expect(failure).toContainText('Could not load entries: The console host did not answer');
   await expect(failure.getByTestId('retry-countdown')).toHaveText(/Trying again in [12] s\./);
@@ -29,14 +29,14 @@ test('the Knowledge table says the host did not answer, tries again on its own a
   await expect(failure).toHaveCount(0);
 });
 
-test('a refusal is not retried on a timer: it stays said, and "Try again now" asks once more', async ({ consolePage: page }) => {
+test('a refusal is not retried on a timer: it stays said, and "Try again now" asks once more', async ({ page, consoleHost }) => {
   // An answer that will be the same next time (here a scripted failure of the Live feed): no countdown.
   let feedCalls = 0;
   await page.route('**/api/call/live.feed', (route) => {
     feedCalls++;
     return route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ ok: false, error: { code: 'failed', message: 'The event index refused this filter <b>now</b>.' } }) });
   });
-  await goTo(page, '#/live');
+  await page.goto(`${consoleHost.launchUrl}#/live`);
   const failure = page.getByTestId('load-failure');
   // Store-derived text is shown as text, never as markup.
   await expect(failure).toContainText('The live view could not load: The event index refused this filter <b>now</b>.');
