@@ -1,3 +1,5 @@
+import { stringHash } from '../platform/util/string-hash';
+
 /**
  * A read-only map from string keys to values that carry their own key (`keyOf`), kept as one
  * list of values and a typed table of their positions by key hash (open addressing). The model's
@@ -55,19 +57,11 @@ export class KeyedTable<V> {
   /** The slot holding `key`'s value, or the empty slot where it would go (linear probing). */
   private slotOf(key: string): number {
     const mask = this.slots.length - 1;
-    let at = hashOf(key) & mask;
+    let at = stringHash(key) & mask;
     for (;;) {
       const found = this.slots[at]!;
       if (found === 0 || this.keyOf(this.values[found - 1]!) === key) return at;
       at = (at + 1) & mask;
     }
   }
-}
-
-/** FNV-1a over the key's code units, then mixed so the low bits the table uses depend on every unit. */
-function hashOf(key: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
-  hash ^= hash >>> 16;
-  return Math.imul(hash, 0x85ebca6b) >>> 0;
 }

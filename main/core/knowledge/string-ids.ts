@@ -1,3 +1,5 @@
+import { stringHash } from '../platform/util/string-hash';
+
 /**
  * Numbers distinct strings in the order first seen (0, 1, 2…), for the bigram vocabulary's
  * words: a workspace's lessons bring a new word or so each (names, numbers), and a Map kept
@@ -31,7 +33,7 @@ export class StringIds {
   /** The slot holding `word`'s id, or the empty slot where it would go (linear probing). */
   private slotOf(word: string): number {
     const mask = this.slots.length - 1;
-    let at = hashOf(word) & mask;
+    let at = stringHash(word) & mask;
     for (;;) {
       const found = this.slots[at]!;
       if (found === 0 || this.words[found - 1] === word) return at;
@@ -43,12 +45,4 @@ export class StringIds {
     this.slots = new Int32Array(this.slots.length * 2);
     for (let id = 0; id < this.words.length; id++) this.slots[this.slotOf(this.words[id]!)] = id + 1;
   }
-}
-
-/** FNV-1a over the code units, then mixed so the low bits the table uses depend on every unit. */
-function hashOf(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-  hash ^= hash >>> 16;
-  return Math.imul(hash, 0x85ebca6b) >>> 0;
 }
