@@ -67,4 +67,51 @@ describe('similarity runner', () => {
       process.off('unhandledRejection', onUnhandled);
     }
   });
+
+  it('disposing while a task is still sending its chunks rejects that task to its caller, and nothing else', async () => {
+    runner = new SimilarityRunner(sourceWorkerSpec);
+    const orphans: unknown[] = [];
+    const onUnhandled = (reason: unknown) => orphans.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      // Three chunks, each followed by a real yield (budget 0) that is never cancelled: the close
+      // comes from dispose() alone, between two chunks — the window CI's console close hit.
+      const many = Array.from({ length: 9000 }, (_, i) => `${lessons[i % 3]} (${i})`);
+      const input = { groups: [{ ids: many.map((_, i) => `L${i}`), lessons: many }], threshold: 0.6, maxMembers: 20, maxClusters: 100 };
+      const task = runner.run('duplicates', input, new TimeSlicer(0));
+      const settled = task.then(() => 'resolved', (error: Error) => error.message);
+      while (!runner.busy) await new Promise((resolve) => setImmediate(resolve));
+      await runner.dispose();
+      runner = null;
+      // Let the chunk loop's pending yield run and the process report what nobody handled.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(orphans).toEqual([]);
+      expect(await settled).toBe('similarity runner disposed');
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
+  it('a worker that exits while a task is still sending its chunks fails that task instead of leaving it unanswered', async () => {
+    runner = new SimilarityRunner(sourceWorkerSpec);
+    // The chunk loop waits at its first yield until the worker is gone.
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const held = new (class extends TimeSlicer {
+      override async yield(): Promise<void> {
+        await gate;
+      }
+    })();
+    const many = Array.from({ length: 9000 }, (_, i) => `${lessons[i % 3]} (${i})`);
+    const input = { groups: [{ ids: many.map((_, i) => `L${i}`), lessons: many }], threshold: 0.6, maxMembers: 20, maxClusters: 100 };
+    const task = runner.run('duplicates', input, held);
+    const settled = task.then(() => 'answered', (error: Error) => error.message);
+    while (!runner.busy) await new Promise((resolve) => setImmediate(resolve));
+    await (runner as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
+    await new Promise((resolve) => setTimeout(resolve, 20)); // the runner sees the exit
+    open();
+    const unanswered = new Promise((resolve) => setTimeout(() => resolve('still waiting after 2 s'), 2000));
+    expect(await Promise.race([settled, unanswered])).toBe('similarity worker stopped while the task was being sent');
+    expect(runner.busy).toBe(false);
+  });
 });

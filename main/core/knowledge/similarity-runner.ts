@@ -31,6 +31,8 @@ export class SimilarityRunner {
   private started: Promise<Worker | null> | null = null;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
+  /** Tasks still sending their input in chunks (not yet in `pending`). */
+  private sending = 0;
   private disposed = false;
   private inline = false;
   /** Tasks run so far in the worker / in-thread (tests and the benchmark read these). */
@@ -39,7 +41,7 @@ export class SimilarityRunner {
   constructor(private readonly spec: () => WorkerSpec | null = workerSpec) {}
 
   get busy(): boolean {
-    return this.pending.size > 0;
+    return this.pending.size > 0 || this.sending > 0;
   }
 
   /** Runs a task in the worker; its input crosses in chunks, between which the event loop is given back. */
@@ -51,35 +53,43 @@ export class SimilarityRunner {
       return runSimilarityTask(kind, input);
     }
     const id = this.nextId++;
-    const result = new Promise<unknown>((resolve, reject) => this.pending.set(id, { resolve, reject }));
     // Only a worker with work in hand keeps the process alive.
     worker.ref();
+    this.sending++;
     this.counts.worker++;
     const { columns, params } = (SIMILARITY_TASKS[kind] as { split(i: unknown): { columns: string[][]; params: unknown } }).split(input);
     try {
       for (let column = 0; column < columns.length; column++) {
         const items = columns[column]!;
         for (let start = 0; start < items.length; start += CHUNK_ITEMS) {
-          if (this.disposed) break;
+          if (this.disposed) throw new Error('similarity runner disposed');
           worker.postMessage({ id, chunk: { column, items: items.slice(start, start + CHUNK_ITEMS) } } satisfies TaskMessage);
           await slicer.yield();
         }
       }
+      if (this.disposed) throw new Error('similarity runner disposed');
+      // A worker that crashed or exited meanwhile would never answer this task.
+      if (this.worker !== worker) throw new Error('similarity worker stopped while the task was being sent');
     } catch (error) {
-      // Cancelled between chunks (the service closing, a newer model): nobody will await `result`,
-      // so it must leave the pending set now, or a later failAll rejects it with no handler and
-      // ends the process; the worker drops the chunks it holds.
-      this.abandon(worker, id);
+      // Cancelled between chunks (the service closing, a newer model, dispose): the worker drops the
+      // chunks it holds, and the error reaches this caller, who is awaiting this call right now.
+      this.sending--;
+      this.release(worker);
+      if (!this.disposed) worker.postMessage({ id, drop: true } satisfies TaskMessage);
       throw error;
     }
-    if (!this.disposed) worker.postMessage({ id, run: { kind, columns: columns.length, params } } satisfies TaskMessage);
+    this.sending--;
+    // The answer's promise exists only from here on, when this caller is about to await it: one
+    // created before the chunks were sent could be rejected by dispose() while the loop above still
+    // waits for a yield, with no handler attached yet — an unhandled rejection on every close.
+    const result = new Promise<unknown>((resolve, reject) => this.pending.set(id, { resolve, reject }));
+    worker.postMessage({ id, run: { kind, columns: columns.length, params } } satisfies TaskMessage);
     return result as Promise<SimilarityTasks[K]['output']>;
   }
 
-  private abandon(worker: Worker, id: number): void {
-    this.pending.delete(id);
-    if (this.pending.size === 0) worker.unref();
-    if (!this.disposed) worker.postMessage({ id, drop: true } satisfies TaskMessage);
+  /** Lets the process exit once the worker has nothing in hand. */
+  private release(worker: Worker): void {
+    if (!this.busy) worker.unref();
   }
 
   private start(): Promise<Worker | null> {
@@ -104,7 +114,7 @@ export class SimilarityRunner {
         const pending = this.pending.get(message.id);
         if (!pending) return;
         this.pending.delete(message.id);
-        if (this.pending.size === 0) worker.unref();
+        this.release(worker);
         if (message.ok) pending.resolve(message.output);
         else pending.reject(new Error(`similarity task failed in the worker: ${message.error}`));
       });
