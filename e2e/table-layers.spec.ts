@@ -1,0 +1,83 @@
+import { expect, test } from './fixtures';
+import type { CDPSession, Page } from '@playwright/test';
+
+/**
+ * How Chromium composites the Knowledge table (components/table/table.css), read from Chromium
+ * itself: every block of rows is an opaque layer of its own, no row is a layer, and the
+ * scroller's own contents are hidden behind the blocks. In software compositing (no GPU: VMs,
+ * remote desktops) that is what keeps a scrolled frame's compositor work low; a needless layer
+ * per row, or a block that is not opaque (drawn over the scroller's contents, blended), costs
+ * CPU on every frame while looking the same.
+ */
+
+interface CdpLayer {
+  layerId: string;
+  backendNodeId?: number;
+  drawsContent: boolean;
+  width: number;
+  height: number;
+}
+
+/** The layer tree after the table has scrolled a little (a change makes Chromium send the tree). */
+async function layersWhileScrolled(page: Page, cdp: CDPSession): Promise<CdpLayer[]> {
+  let layers: CdpLayer[] = [];
+  cdp.on('LayerTree.layerTreeDidChange', (event: { layers?: CdpLayer[] }) => {
+    if (event.layers) layers = event.layers;
+  });
+  await cdp.send('DOM.getDocument', { depth: 0 });
+  await cdp.send('LayerTree.enable');
+  await page.getByTestId('table-scroll').evaluate((el) => (el.scrollTop += 300));
+  await expect.poll(() => layers.length).toBeGreaterThan(0);
+  return layers;
+}
+
+/** The class attribute of the element a layer paints, if it is an element's. */
+async function classOf(cdp: CDPSession, backendNodeId: number | undefined): Promise<string> {
+  if (backendNodeId === undefined) return '';
+  const { node } = (await cdp.send('DOM.describeNode', { backendNodeId })) as { node: { attributes?: string[] } };
+  const attributes = node.attributes ?? [];
+  const at = attributes.indexOf('class');
+  return at >= 0 ? (attributes[at + 1] ?? '') : '';
+}
+
+/** `contents_opaque` of each layer named after a `.vt-block`, from the compositor's own snapshot in a trace. */
+async function blockLayersOpaque(page: Page): Promise<boolean[]> {
+  const browser = page.context().browser()!;
+  await browser.startTracing(page, { categories: ['disabled-by-default-cc.debug'] });
+  await page.getByTestId('table-scroll').evaluate(async (el) => {
+    for (let i = 0; i < 5; i++) {
+      el.scrollTop += 40;
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+    }
+  });
+  const trace = JSON.parse(String(await browser.stopTracing())) as { traceEvents: Array<{ name?: string; args?: { snapshot?: { active_tree?: { layers?: Array<{ layer_name?: string; contents_opaque?: boolean }> } } } }> };
+  const snapshots = trace.traceEvents.filter((event) => event.name === 'LayerTreeHostImpl:snapshot' && event.args?.snapshot?.active_tree);
+  const last = snapshots.at(-1)?.args?.snapshot?.active_tree?.layers ?? [];
+  return last.filter((layer) => /class='vt-block'/.test(layer.layer_name ?? '')).map((layer) => layer.contents_opaque === true);
+}
+
+test.describe('the Knowledge table while it scrolls', () => {
+  test.use({ viewport: { width: 1600, height: 1000 } });
+
+  test('is composited as one opaque layer per block of rows, none per row', async ({ consolePage: page }) => {
+    await page.evaluate(() => ((globalThis as unknown as { location: { hash: string } }).location.hash = '#/knowledge?collection=all'));
+    const rows = page.getByRole('grid', { name: 'Knowledge entries' }).locator('[role=row][data-key]');
+    await expect(rows.first()).toBeVisible();
+    const shownBlocks = await page.locator('.vt-block:not([hidden])').count();
+    expect(shownBlocks).toBeGreaterThan(2);
+
+    const cdp = await page.context().newCDPSession(page);
+    const layers = await layersWhileScrolled(page, cdp);
+    const classes = await Promise.all(layers.map((layer) => classOf(cdp, layer.backendNodeId)));
+    const blockLayers = layers.filter((_, i) => classes[i]!.split(' ').includes('vt-block'));
+    const rowLayers = layers.filter((_, i) => classes[i]!.split(' ').includes('vt-row'));
+    expect(rowLayers, 'no row is a compositing layer of its own').toEqual([]);
+    expect(blockLayers.length, 'every shown block is a layer').toBe(shownBlocks);
+    expect(blockLayers.every((layer) => layer.drawsContent)).toBe(true);
+
+    const opaque = await blockLayersOpaque(page);
+    // The pool of blocks may have grown while the trace scrolled.
+    expect(opaque.length).toBe(await page.locator('.vt-block:not([hidden])').count());
+    expect(opaque, 'every block layer is opaque (hides what lies under it, drawn without blending)').toEqual(opaque.map(() => true));
+  });
+});
