@@ -18,7 +18,7 @@ import { EVENT_COLUMNS } from './event-queries';
 import { StaleLineError, lineReaderOf, type LineReader } from './stored-lines';
 import { ParseRunner } from './parse-runner';
 import type { WorkerSpec } from '../platform/util/built-worker';
-import { backgroundTurn } from '../platform/util/foreground';
+import { backgroundYield } from '../platform/util/foreground';
 
 interface StoreIndexOptions {
   /** Follow the stores live with chokidar (default true). */
@@ -167,10 +167,7 @@ export class StoreIndexService {
       [this.columns.events, ['store', 'kind', 'session', 'agent', 'knowledge'], false],
     ];
     // Background work: after each slice it also waits while the operator scrolls (foreground.ts).
-    const yieldNow = async () => {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      await backgroundTurn(() => this.closed);
-    };
+    const yieldNow = () => backgroundYield(() => this.closed);
     for (const [cache, columns, ridIndex] of plan) {
       // Yield first: whoever awaited `ready` runs before the first slice.
       await yieldNow();

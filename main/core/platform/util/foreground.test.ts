@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ACTIVE_MS, activeForMs, backgroundTurn, foregroundFlag, giveWayToOperator, MAX_PAUSE_MS, noteInteraction } from './foreground';
+import { ACTIVE_MS, activeForMs, backgroundTurn, backgroundYield, foregroundFlag, giveWayToOperator, MAX_PAUSE_MS, noteInteraction } from './foreground';
 import { SliceCancelled, TimeSlicer } from './time-slicer';
 
 // One fake clock for the file (performance.now, timers and setImmediate are all faked): the signal
@@ -73,6 +73,16 @@ describe('the operator foreground', () => {
     await vi.advanceTimersByTimeAsync(1);
     expect(await settledNow(floor)).toBe(true);
     clearInterval(scrolling);
+  });
+
+  it('a background loop (history recording, column caches) yields to the event loop, then waits while the operator is active', async () => {
+    const idle = backgroundYield();
+    expect(await settledNow(idle)).toBe(true);
+    noteInteraction();
+    const busy = backgroundYield();
+    expect(await settledNow(busy)).toBe(false);
+    await vi.advanceTimersByTimeAsync(ACTIVE_MS);
+    expect(await settledNow(busy)).toBe(true);
   });
 
   it('stops waiting as soon as `stop` says so', async () => {

@@ -80,6 +80,12 @@ export async function backgroundTurn(stop: () => boolean = () => false): Promise
   }
 }
 
+/** A background loop's turn between two slices: the event loop first (I/O, queued requests), then backgroundTurn. */
+export async function backgroundYield(stop: () => boolean = () => false): Promise<void> {
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  await backgroundTurn(stop);
+}
+
 // ── worker side ──
 let watchedFlag: Int32Array | null = null;
 let floorUntil = 0;
