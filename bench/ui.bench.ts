@@ -133,10 +133,10 @@ async function stopHost(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-/** CPU time (user + system, clock ticks) a Linux process has used, or null where /proc is absent. */
-function cpuTicks(pid: number): number | null {
+/** CPU time (user + system, clock ticks) a Linux process (or, with `tid`, one of its threads) has used, or null where /proc is absent. */
+function cpuTicks(pid: number, tid?: number): number | null {
   try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    const fields = fs.readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     return Number(fields[11]) + Number(fields[12]);
   } catch {
     return null;
@@ -206,7 +206,14 @@ export async function run(report: BenchReport): Promise<void> {
     // Right after the first rows the console is still warming its knowledge model (clusters,
     // tier merge) on a lower-priority worker thread and in slices: scrolling now is measured
     // apart, then the main figures are taken once the console has gone quiet.
+    const hostPid = host.child.pid;
+    const hostTicks = hostPid === undefined ? null : cpuTicks(hostPid);
+    const mainTicks = hostPid === undefined ? null : cpuTicks(hostPid, hostPid);
+    const warmingFrom = performance.now();
     const warming = await measure(page, WARM_UP_FRAMES, 0.2, OPERATOR_STEP_PX, 500);
+    const warmingWall = (performance.now() - warmingFrom) / 1000;
+    const hostTicksAfter = hostTicks === null ? null : cpuTicks(hostPid!);
+    const mainTicksAfter = mainTicks === null ? null : cpuTicks(hostPid!, hostPid);
     const quiet = await waitUntilIdle(host.child.pid);
     counting = false;
     report.figure('console busy after the first rows (until CPU-quiet)', (performance.now() - firstRowsAt) / 1000, 's');
@@ -219,6 +226,12 @@ export async function run(report: BenchReport): Promise<void> {
     const vsync = percentile(idle.deltas, 50);
     const limit = Math.max(16, vsync * 1.25);
     report.figure('frames over 16 ms while the console warms up (scrolling right after the first rows)', share(warming.deltas, limit), '%', '< 5%');
+    // What the console took of the CPU meanwhile (all its threads; Linux clock ticks of 10 ms): the frames' competitor.
+    if (hostTicks !== null && hostTicksAfter !== null) {
+      report.figure('console CPU time during that scroll (all threads)', (hostTicksAfter - hostTicks) / 100, 's');
+      const main = mainTicks !== null && mainTicksAfter !== null ? `, its main thread ${((mainTicksAfter - mainTicks) / 100).toFixed(2)} s of it` : '';
+      report.note(`that scroll took ${warmingWall.toFixed(1)} s (500 ms settling included): the console used ${(((hostTicksAfter - hostTicks) / 100 / warmingWall) * 100).toFixed(0)} % of a core${main}`);
+    }
     // Operator-speed scrolling (a brisk wheel: 100 px ≈ 3.5 rows per frame, ~6,000 px/s) from ten
     // points spread over the whole list, each starting from a settled view…
     const segments: FrameRun[] = [];

@@ -9,6 +9,7 @@ import { createSkillHandlers } from './rpc/skill-handlers';
 import { createCommandHandlers } from './rpc/command-handlers';
 import { createRevealHandler } from './rpc/reveal-handler';
 import { createHistoryHandlers } from './rpc/history-handlers';
+import { createUiHandlers } from './rpc/ui-handlers';
 import { HumanServices } from './human/runner';
 import { WorkspaceManager, type OpenRequest } from './workspace/workspace-manager';
 
@@ -39,6 +40,7 @@ export async function createConsoleCore(options: CoreOptions, initial: OpenReque
     ...createCommandHandlers(context, human),
     ...createRevealHandler(context, human),
     ...createHistoryHandlers(context, human),
+    ...createUiHandlers(),
   };
   await workspaces.open(initial);
   return {

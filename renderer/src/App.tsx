@@ -13,6 +13,7 @@ import { createFreshness, FreshnessContext } from './state/freshness';
 import { closeGlossary, closeHelp, glossaryOpen, helpOpen, toggleHelp } from './state/help';
 import { createWorkspaceStore, WorkspaceContext } from './state/workspace';
 import { RouterContext } from './state/router-context';
+import { useScrollingNotice } from './state/scrolling-notice';
 import { DirectivesView } from './views/directives/DirectivesView';
 import { HistoryView } from './views/history/HistoryView';
 import { HiveView } from './views/hive/HiveView';
@@ -57,6 +58,7 @@ export function App(props: { api: ConsoleApi }): JSX.Element {
   const router = createRouter();
   useAreaShortcuts(router);
   useHelpKey();
+  useScrollingNotice(props.api);
   return (
     <ApiContext.Provider value={props.api}>
       <WorkspaceContext.Provider value={createWorkspaceStore(props.api)}>

@@ -8,6 +8,7 @@ import { liveOps } from './live';
 import { skillDecisionOps, skillOps } from './skills';
 import { commandOps, swarmCommandOps } from './commands';
 import { historyOps } from './history';
+import { uiOps } from './ui';
 
 export * from './define';
 
@@ -26,6 +27,7 @@ export const contract = {
   ...commandOps,
   ...swarmCommandOps,
   ...historyOps,
+  ...uiOps,
 } as const satisfies Record<string, OpSpec>;
 
 export type Contract = typeof contract;

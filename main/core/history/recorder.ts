@@ -8,6 +8,7 @@ import { sha256 } from './version-codec';
 import { kindOf } from './entry-kinds';
 import { explainGone, type Caps, type ConsoleQuarantine } from './disappearance';
 import { parseRecord } from './field-diff';
+import { backgroundYield } from '../platform/util/foreground';
 
 /** Event logs whose lines history keeps facts from: archived tombstones and phase completions. */
 const EVENT_STORES = new Set(['knowledge-events', 'hive-events', 'events']);
@@ -309,8 +310,8 @@ export class HistoryRecorder {
       next = page[page.length - 1]!.line + 1;
       summary.read += page.length;
       for (let start = 0; start < page.length; ) {
-        // Between two slices, not before the first: a one-line change is recorded without waiting a turn.
-        if (slices++ > 0) await new Promise((resolve) => setImmediate(resolve));
+        // Between two slices, not before the first: a one-line change is recorded without waiting a turn (background work: it gives way while the operator scrolls).
+        if (slices++ > 0) await backgroundYield(() => this.paused);
         if (this.paused) return;
         start = this.write(() => this.recordSlice(page, start, { change, file: file!, kind: kindOf(def?.collection ?? 'active', file!.tier), readState, origin, after, now, seen }, summary));
       }

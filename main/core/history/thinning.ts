@@ -1,5 +1,6 @@
 import type { HistoryDb } from './history-db';
 import { addStats, noStats, thinEntry, type ThinStats } from './thin-entry';
+import { backgroundYield } from '../platform/util/foreground';
 
 /** The default size budget of one workspace's history database. */
 export const DEFAULT_HISTORY_BUDGET_BYTES = 200 * 1024 * 1024;
@@ -53,7 +54,8 @@ export function thinningLine(r: ThinReport): string {
     : what;
 }
 
-const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** Background work: the event loop's turn, and a wait while the operator scrolls (foreground.ts). */
+const turn = () => backgroundYield();
 
 /**
  * The next stretch of intermediate versions to thin: the first-seen time before which about `count`

@@ -246,8 +246,9 @@ export class KnowledgeService {
   }
 
 
+  /** Slices of the model's builds and similarity jobs: background work, which gives way while the operator scrolls (foreground.ts). */
   private slicer(): TimeSlicer {
-    return new TimeSlicer(this.sliceMs, () => (this.closed ? 'knowledge service closed' : null));
+    return new TimeSlicer(this.sliceMs, () => (this.closed ? 'knowledge service closed' : null), true);
   }
 
   private mergeKey(model: KnowledgeModel): string {
@@ -279,7 +280,7 @@ export class KnowledgeService {
       await this.duplicates.settled();
       return superseded() || this.duplicates.completedKey !== this.duplicatesKey(model) ? null : this.modelInboxes(model);
     };
-    const slicer = new TimeSlicer(this.sliceMs, () => (superseded() ? 'a newer model or closed' : null));
+    const slicer = new TimeSlicer(this.sliceMs, () => (superseded() ? 'a newer model or closed' : null), true);
     this.keeping.schedule(() => this.persistedOf().keep(model, current.stamps!, slicer, inboxes));
   }
 

@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import { builtWorker, type WorkerSpec } from '../platform/util/built-worker';
 import { runSimilarityTask, SIMILARITY_TASKS, type SimilarityTaskKind, type SimilarityTasks } from './similarity-tasks';
 import { TimeSlicer } from '../platform/util/time-slicer';
+import { foregroundFlag } from '../platform/util/foreground';
 import type { ResultMessage, TaskMessage } from './similarity-worker';
 
 const WORKER_NAME = 'similarity-worker';
@@ -107,6 +108,8 @@ export class SimilarityRunner {
       worker.on('message', (message: ResultMessage | { ready: true }) => {
         if ('ready' in message) {
           ready = true;
+          // Before any task: the worker's long loops give way while the operator scrolls (foreground.ts).
+          worker.postMessage({ foreground: foregroundFlag() } satisfies TaskMessage);
           this.worker = worker;
           worker.unref();
           return resolve(worker);

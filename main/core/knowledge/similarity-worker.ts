@@ -7,11 +7,14 @@
 import os from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { SIMILARITY_TASKS, type SimilarityTaskKind } from './similarity-tasks';
+import { watchForegroundFlag } from '../platform/util/foreground';
 
 /**
  * Background work gives way to whatever the operator is doing (the window scrolling, requests
  * answered). On Linux a nice value belongs to the thread, so this lowers only this worker; on
- * other systems it would lower the whole app, so it is left alone there.
+ * other systems it would lower the whole app, so it is left alone there. It orders this worker
+ * only against the console's own threads (Linux shares CPU between autogroups first, and the
+ * browser runs in its own): giving way to the browser's frames is the foreground flag's job.
  */
 export const WORKER_NICENESS = 10;
 if (process.platform === 'linux') {
@@ -26,13 +29,19 @@ export type TaskMessage =
   | { id: number; chunk: { column: number; items: string[] } }
   | { id: number; run: { kind: SimilarityTaskKind; columns: number; params: unknown } }
   /** The task was cancelled before its `run`: forget its chunks. */
-  | { id: number; drop: true };
+  | { id: number; drop: true }
+  /** Sent once, first: the operator's foreground flag (foreground.ts), which the tasks' loops give way to. */
+  | { foreground: Int32Array | null };
 
 export type ResultMessage = { id: number; ok: true; output: unknown } | { id: number; ok: false; error: string };
 
 const columnsOf = new Map<number, string[][]>();
 
 parentPort?.on('message', (message: TaskMessage) => {
+  if ('foreground' in message) {
+    watchForegroundFlag(message.foreground);
+    return;
+  }
   if ('drop' in message) {
     columnsOf.delete(message.id);
     return;

@@ -1,3 +1,5 @@
+import { giveWayToOperator } from '../platform/util/foreground';
+
 /**
  * The plugin's near-duplicate rule (`normalize`, `wordBigrams`, `jaccardBigram` in
  * `src/hooks/knowledge-store.ts`): lower-case, punctuation to spaces, collapse whitespace,
@@ -44,10 +46,20 @@ export class BigramCorpus {
   private readonly order: Map<string, number>;
 
   constructor(texts: readonly string[], readonly threshold: number) {
-    this.sets = texts.map((text) => wordBigrams(text));
+    // giveWayToOperator(): in the similarity worker, these loops wait while the operator scrolls (a no-op elsewhere).
+    this.sets = texts.map((text) => {
+      giveWayToOperator();
+      return wordBigrams(text);
+    });
     const frequency = new Map<string, number>();
-    for (const set of this.sets) for (const token of set) frequency.set(token, (frequency.get(token) ?? 0) + 1);
-    const ranked = [...frequency.keys()].sort((x, y) => frequency.get(x)! - frequency.get(y)! || (x < y ? -1 : x > y ? 1 : 0));
+    for (const set of this.sets) {
+      giveWayToOperator();
+      for (const token of set) frequency.set(token, (frequency.get(token) ?? 0) + 1);
+    }
+    const ranked = [...frequency.keys()].sort((x, y) => {
+      giveWayToOperator();
+      return frequency.get(x)! - frequency.get(y)! || (x < y ? -1 : x > y ? 1 : 0);
+    });
     this.order = new Map(ranked.map((token, rank) => [token, rank]));
   }
 
@@ -180,6 +192,7 @@ export function nearDuplicateComponents(texts: readonly string[], threshold: num
   const postings = new Map<string, Map<number, number[]>>();
   let firstBigramless = -1;
   for (let i = 0; i < texts.length; i++) {
+    giveWayToOperator();
     if (corpus.sets[i]!.size === 0) {
       if (firstBigramless < 0) firstBigramless = i;
       else union(firstBigramless, i, 1);

@@ -1,3 +1,4 @@
+import { giveWayToOperator } from '../platform/util/foreground';
 import { BigramCorpus, NearDuplicateIndex, normalizeLesson } from './similarity';
 
 /** The reader merges tiers with a fixed 0.6 (it does not read `dedup_threshold`). */
@@ -24,13 +25,18 @@ export interface TierMerge {
 export function mergeTierLessons(hive: readonly string[], swarm: readonly string[]): TierMerge {
   const corpus = new BigramCorpus([...hive, ...swarm], READER_DEDUP_THRESHOLD);
   const hiveIndex = new NearDuplicateIndex(corpus);
-  hive.forEach((_, i) => hiveIndex.add(i));
+  // giveWayToOperator(): in the similarity worker, these loops wait while the operator scrolls (a no-op elsewhere).
+  hive.forEach((_, i) => {
+    giveWayToOperator();
+    hiveIndex.add(i);
+  });
   const keptSwarmIndex = new NearDuplicateIndex(corpus);
   const seen = new Map<string, number>();
   hive.forEach((lesson, i) => seen.set(normalizeLesson(lesson), i));
   const keptSwarm: number[] = [];
   const merged: { keptAt: number; dropped: number; kind: MergeKind; similarity: number }[] = [];
   for (let s = 0; s < swarm.length; s++) {
+    giveWayToOperator();
     const index = hive.length + s;
     const normal = normalizeLesson(swarm[s]!);
     const exact = seen.get(normal);

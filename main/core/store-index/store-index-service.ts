@@ -18,6 +18,7 @@ import { EVENT_COLUMNS } from './event-queries';
 import { StaleLineError, lineReaderOf, type LineReader } from './stored-lines';
 import { ParseRunner } from './parse-runner';
 import type { WorkerSpec } from '../platform/util/built-worker';
+import { backgroundYield } from '../platform/util/foreground';
 
 interface StoreIndexOptions {
   /** Follow the stores live with chokidar (default true). */
@@ -165,7 +166,8 @@ export class StoreIndexService {
       [this.columns.entries, ['status', 'category', 'tier', 'priority', 'scope', 'project', 'collection', 'store'], true],
       [this.columns.events, ['store', 'kind', 'session', 'agent', 'knowledge'], false],
     ];
-    const yieldNow = () => new Promise<void>((resolve) => setImmediate(resolve));
+    // Background work: after each slice it also waits while the operator scrolls (foreground.ts).
+    const yieldNow = () => backgroundYield(() => this.closed);
     for (const [cache, columns, ridIndex] of plan) {
       // Yield first: whoever awaited `ready` runs before the first slice.
       await yieldNow();

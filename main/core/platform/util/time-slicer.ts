@@ -1,8 +1,12 @@
+import { backgroundTurn } from './foreground';
+
 /**
  * Cooperative time slicing for long loops on the one thread that also answers requests: the loop
  * calls `await slicer.yield()` often, and control really goes back to the event loop (a
  * `setImmediate`, so pending I/O and queued requests run first) only once the current slice has
  * used its budget. A slice therefore blocks for about `budgetMs`, never for the whole loop.
+ * A background slicer also waits while the operator scrolls (foreground.ts), at most about a
+ * second before running its next slice anyway.
  */
 const DEFAULT_SLICE_MS = 12;
 
@@ -22,6 +26,8 @@ export class TimeSlicer {
     readonly budgetMs: number = DEFAULT_SLICE_MS,
     /** Checked at every real yield: returning a reason stops the work with SliceCancelled. */
     private readonly cancelled: () => string | null = () => null,
+    /** Work nobody is waiting for right now (warm-ups, what is kept for later): it gives way to the operator. */
+    readonly background = false,
   ) {}
 
   /** True when the current slice has used its budget (cheap enough to call per item). */
@@ -33,6 +39,8 @@ export class TimeSlicer {
   async yield(): Promise<void> {
     if (!this.due) return;
     await new Promise<void>((resolve) => setImmediate(resolve));
+    // After the setImmediate: a notice that arrived during the slice has been read by now.
+    if (this.background) await backgroundTurn(() => this.cancelled() !== null);
     this.yields++;
     const reason = this.cancelled();
     if (reason) throw new SliceCancelled(reason);

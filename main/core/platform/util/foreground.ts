@@ -1,0 +1,115 @@
+/**
+ * The operator's foreground, per process: while the page reports scrolling (`ui.interacting`),
+ * background work — the knowledge model's warm-up, what it keeps in the index, the column caches,
+ * the similarity worker — waits instead of taking CPU the browser needs for its frames. Lower
+ * priorities cannot do this: Linux shares CPU between autogroups (sessions) first, and the browser
+ * runs in its own, so a nice value inside the console only orders the console's own threads.
+ *
+ * Waiting is bounded: after MAX_PAUSE_MS of continuous waiting, one slice runs anyway (a duty-cycle
+ * floor), so an operator who scrolls for minutes still gets a warmed console. Work a request does
+ * itself never asks here; a request that awaits background work waits at most as long.
+ *
+ * Threads: the main thread calls noteInteraction(); workers receive foregroundFlag() (an Int32Array
+ * over a SharedArrayBuffer, 1 while the operator is active) and call giveWayToOperator() in their
+ * long loops. A thread that was never given the flag (the in-thread fallback) never waits there.
+ */
+
+/** How long one notice keeps the operator active (the page sends one at most every ~200 ms while scrolling). */
+export const ACTIVE_MS = 300;
+/** The longest continuous wait before background work runs one slice anyway. */
+export const MAX_PAUSE_MS = 1000;
+/** The slice a worker runs after a wait that hit MAX_PAUSE_MS (as long as a main-thread slice). */
+const FLOOR_SLICE_MS = 12;
+/** A worker's wait is cut into steps this long, so terminating it is never held up. */
+const WAIT_STEP_MS = 100;
+
+let activeUntil = Number.NEGATIVE_INFINITY;
+/** The main thread's flag for its workers, made when the first worker asks for it. */
+let sharedFlag: Int32Array | null = null;
+let clearTimer: ReturnType<typeof setTimeout> | null = null;
+
+/** The page says the operator is scrolling: background work gives way for the next ACTIVE_MS. */
+export function noteInteraction(): void {
+  activeUntil = performance.now() + ACTIVE_MS;
+  if (sharedFlag) raiseSharedFlag(sharedFlag);
+}
+
+/** Milliseconds the operator stays active from now (0 when idle). */
+export function activeForMs(): number {
+  return Math.max(0, activeUntil - performance.now());
+}
+
+/** The flag to hand a worker at its start (null where SharedArrayBuffer is unavailable: the worker then never waits). */
+export function foregroundFlag(): Int32Array | null {
+  if (!sharedFlag && typeof SharedArrayBuffer === 'function') {
+    sharedFlag = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
+    if (activeForMs() > 0) raiseSharedFlag(sharedFlag);
+  }
+  return sharedFlag;
+}
+
+function raiseSharedFlag(flag: Int32Array): void {
+  Atomics.store(flag, 0, 1);
+  if (clearTimer) return;
+  const lower = () => {
+    const left = activeForMs();
+    if (left > 0) {
+      clearTimer = setTimeout(lower, left);
+      clearTimer.unref?.();
+      return;
+    }
+    clearTimer = null;
+    Atomics.store(flag, 0, 0);
+    Atomics.notify(flag, 0);
+  };
+  clearTimer = setTimeout(lower, activeForMs());
+  clearTimer.unref?.();
+}
+
+/**
+ * Background work's turn on the main thread: at once when the operator is idle, else once they are
+ * (timers, no busy loop), or after MAX_PAUSE_MS of waiting, or as soon as `stop()` says so. The
+ * caller then runs one slice before asking again, which is the duty-cycle floor.
+ */
+export async function backgroundTurn(stop: () => boolean = () => false): Promise<void> {
+  const start = performance.now();
+  for (;;) {
+    const left = Math.min(activeForMs(), MAX_PAUSE_MS - (performance.now() - start));
+    if (left <= 0 || stop()) return;
+    await new Promise<void>((resolve) => setTimeout(resolve, left));
+  }
+}
+
+/** A background loop's turn between two slices: the event loop first (I/O, queued requests), then backgroundTurn. */
+export async function backgroundYield(stop: () => boolean = () => false): Promise<void> {
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  await backgroundTurn(stop);
+}
+
+// ── worker side ──
+let watchedFlag: Int32Array | null = null;
+let floorUntil = 0;
+
+/** A worker's entry installs the flag its parent sent (null: never wait). */
+export function watchForegroundFlag(flag: Int32Array | null): void {
+  watchedFlag = flag;
+}
+
+/**
+ * Called in a worker's long loops, at every item (cheap: an atomic load, on x86 a plain one, where
+ * an item of clustering costs microseconds and more). While the flag is up it blocks
+ * this thread in Atomics.wait until the flag drops or MAX_PAUSE_MS have passed, then lets one
+ * FLOOR_SLICE_MS slice run. Never waits where no flag was installed (the main thread).
+ */
+export function giveWayToOperator(): void {
+  if (watchedFlag === null || Atomics.load(watchedFlag, 0) === 0) return;
+  const start = performance.now();
+  if (start < floorUntil) return;
+  for (;;) {
+    const waited = performance.now() - start;
+    if (Atomics.load(watchedFlag, 0) === 0) return;
+    if (waited >= MAX_PAUSE_MS) break;
+    Atomics.wait(watchedFlag, 0, 1, Math.min(WAIT_STEP_MS, MAX_PAUSE_MS - waited));
+  }
+  floorUntil = performance.now() + FLOOR_SLICE_MS;
+}
