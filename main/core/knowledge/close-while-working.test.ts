@@ -7,6 +7,7 @@ import { resolveWorkspacePaths } from '../platform/paths/workspace-paths';
 import { startWorkersFromSources } from '../platform/util/built-worker';
 import { writeSyntheticStores } from '../../../testing/stores/synthetic-stores';
 import { sourceWorkerByName } from '../../../testing/workers/source-worker';
+import { unhandledRejectionsDuring } from '../../../testing/process/unhandled-rejections';
 import { KnowledgeService } from './knowledge-service';
 
 // The console closes while the knowledge service is busy: warming up, clustering the duplicates
@@ -33,15 +34,12 @@ afterAll(() => {
 
 describe('closing the knowledge service while it works', () => {
   it('leaves no rejection without a handler, whenever the close comes', async () => {
-    const orphans: string[] = [];
-    const onUnhandled = (reason: unknown) => orphans.push(String((reason as Error)?.stack ?? reason));
-    process.on('unhandledRejection', onUnhandled);
     const settledCalls: string[] = [];
-    try {
-      // Close at the moment one of the three workers' runners takes a task, and a few turns of the
-      // event loop later (between its chunks, or while the worker computes).
-      const rounds = (['clusterRunner', 'mergeRunner', 'rankRunner'] as const).flatMap((runner) => [0, 2].map((turns) => ({ runner, turns })));
-      let reached = 0;
+    // Close at the moment one of the three workers' runners takes a task, and a few turns of the
+    // event loop later (between its chunks, or while the worker computes).
+    const rounds = (['clusterRunner', 'mergeRunner', 'rankRunner'] as const).flatMap((runner) => [0, 2].map((turns) => ({ runner, turns })));
+    let reached = 0;
+    const orphans = await unhandledRejectionsDuring(async () => {
       for (const [round, { runner, turns }] of rounds.entries()) {
         const cache = path.join(root, `cache-${round}`);
         const index = new StoreIndexService(resolveWorkspacePaths(project, hive, 'flag', false), cache, { watch: false });
@@ -64,12 +62,10 @@ describe('closing the knowledge service while it works', () => {
         // The process reports an unhandled rejection after the microtasks of the tick it happened in.
         await new Promise((resolve) => setTimeout(resolve, 30));
       }
-      expect(orphans).toEqual([]);
-      // Sanity: the rounds did close during the work, and the later ones after some of it had answered.
-      expect(settledCalls.length).toBe(rounds.length * 3);
-      expect(reached).toBe(rounds.length);
-    } finally {
-      process.off('unhandledRejection', onUnhandled);
-    }
+    });
+    expect(orphans).toEqual([]);
+    // Sanity: every round did close during the work of the runner it waited for.
+    expect(settledCalls.length).toBe(rounds.length * 3);
+    expect(reached).toBe(rounds.length);
   }, 120_000);
 });

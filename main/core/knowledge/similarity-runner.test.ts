@@ -4,6 +4,7 @@ import { SimilarityRunner } from './similarity-runner';
 import { runSimilarityTask } from './similarity-tasks';
 import { MERGE_KINDS } from '../rules/tier-merge';
 import { sourceWorkerSpec } from '../../../testing/workers/source-worker';
+import { unhandledRejectionsDuring } from '../../../testing/process/unhandled-rejections';
 
 const lessons = [
   'Run the focused test file after editing a fixture to catch snapshot drift.',
@@ -48,48 +49,37 @@ describe('similarity runner', () => {
 
   it('a task cancelled between its chunks leaves nothing pending: disposing later rejects no orphaned promise', async () => {
     runner = new SimilarityRunner(sourceWorkerSpec);
-    const orphans: unknown[] = [];
-    const onUnhandled = (reason: unknown) => orphans.push(reason);
-    process.on('unhandledRejection', onUnhandled);
-    try {
+    const orphans = await unhandledRejectionsDuring(async () => {
       // Budget 0: every chunk yields, and the first yield finds the work cancelled (the service closing).
       const closing = new TimeSlicer(0, () => 'knowledge service closed');
       const input = { groups: [{ ids: ['a', 'b', 'c'], lessons }], threshold: 0.6, maxMembers: 20, maxClusters: 100 };
-      await expect(runner.run('duplicates', input, closing)).rejects.toBeInstanceOf(SliceCancelled);
-      expect(runner.busy).toBe(false);
+      await expect(runner!.run('duplicates', input, closing)).rejects.toBeInstanceOf(SliceCancelled);
+      expect(runner!.busy).toBe(false);
       // The worker forgot the dropped chunks: the next task under the same runner answers as in-thread.
-      expect(await runner.run('duplicates', input)).toEqual(runSimilarityTask('duplicates', input));
-      await runner.dispose();
+      expect(await runner!.run('duplicates', input)).toEqual(runSimilarityTask('duplicates', input));
+      await runner!.dispose();
       runner = null;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      expect(orphans).toEqual([]);
-    } finally {
-      process.off('unhandledRejection', onUnhandled);
-    }
+    });
+    expect(orphans).toEqual([]);
   });
 
   it('disposing while a task is still sending its chunks rejects that task to its caller, and nothing else', async () => {
     runner = new SimilarityRunner(sourceWorkerSpec);
-    const orphans: unknown[] = [];
-    const onUnhandled = (reason: unknown) => orphans.push(reason);
-    process.on('unhandledRejection', onUnhandled);
-    try {
+    let settled: Promise<string> | null = null;
+    // Let the chunk loop's pending yield run and the process report what nobody handled.
+    const orphans = await unhandledRejectionsDuring(async () => {
       // Three chunks, each followed by a real yield (budget 0) that is never cancelled: the close
       // comes from dispose() alone, between two chunks — the window CI's console close hit.
       const many = Array.from({ length: 9000 }, (_, i) => `${lessons[i % 3]} (${i})`);
       const input = { groups: [{ ids: many.map((_, i) => `L${i}`), lessons: many }], threshold: 0.6, maxMembers: 20, maxClusters: 100 };
-      const task = runner.run('duplicates', input, new TimeSlicer(0));
-      const settled = task.then(() => 'resolved', (error: Error) => error.message);
-      while (!runner.busy) await new Promise((resolve) => setImmediate(resolve));
-      await runner.dispose();
+      const task = runner!.run('duplicates', input, new TimeSlicer(0));
+      settled = task.then(() => 'resolved', (error: Error) => error.message);
+      while (!runner!.busy) await new Promise((resolve) => setImmediate(resolve));
+      await runner!.dispose();
       runner = null;
-      // Let the chunk loop's pending yield run and the process report what nobody handled.
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      expect(orphans).toEqual([]);
-      expect(await settled).toBe('similarity runner disposed');
-    } finally {
-      process.off('unhandledRejection', onUnhandled);
-    }
+    });
+    expect(orphans).toEqual([]);
+    expect(await settled).toBe('similarity runner disposed');
   });
 
   it('a worker that exits while a task is still sending its chunks fails that task instead of leaving it unanswered', async () => {
