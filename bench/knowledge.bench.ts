@@ -84,6 +84,33 @@ export async function appendLesson(call: Call, knowledgeFile: string, n: number)
   throw new Error('the index never showed the appended lesson');
 }
 
+/** Bytes of every file under `dirs`. */
+function treeBytes(dirs: readonly string[]): number {
+  let bytes = 0;
+  for (const dir of dirs) {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+      if (entry.isFile()) bytes += fs.statSync(path.join(entry.parentPath, entry.name)).size;
+    }
+  }
+  return bytes;
+}
+
+/**
+ * The index as a real session leaves it: the stores bench measures it right after ingest, before
+ * any knowledge warm-up has written the kept state (derived_* tables) that re-opens answer from.
+ */
+function reportFootprint(report: BenchReport, db: ReturnType<typeof storeIndexOf>['db'], dataDirs: readonly string[]): void {
+  const dataBytes = treeBytes(dataDirs);
+  const indexBytes = ['', '-wal'].reduce((n, suffix) => n + (fs.existsSync(db.name + suffix) ? fs.statSync(db.name + suffix).size : 0), 0);
+  const tables = db.prepare("SELECT name, sum(pgsize) AS bytes FROM dbstat WHERE name LIKE 'derived%' GROUP BY name ORDER BY bytes DESC").all() as { name: string; bytes: number }[];
+  const derived = tables.reduce((n, t) => n + t.bytes, 0);
+  report.figure('index size after the warm-up, kept state included / store data size', indexBytes / dataBytes, '×', '≤ 1');
+  report.figure('kept knowledge state (derived_* tables) / store data size', derived / dataBytes, '×');
+  report.note(
+    `index ${(indexBytes / 1e6).toFixed(1)} MB (database + WAL) for ${(dataBytes / 1e6).toFixed(1)} MB of store data; kept state ${(derived / 1e6).toFixed(1)} MB: ${tables.map((t) => `${t.name} ${(t.bytes / 1e6).toFixed(1)}`).join(', ')}`,
+  );
+}
+
 const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' / ');
 
 export async function run(report: BenchReport): Promise<void> {
@@ -168,6 +195,7 @@ export async function run(report: BenchReport): Promise<void> {
     const tKeep = performance.now();
     await service.settled();
     report.note(`derived state kept in the index before closing (settled after ${(performance.now() - tKeep).toFixed(0)} ms)`);
+    reportFootprint(report, storeIndexOf(core.context.workspaces.current).db, [path.join(project, '.swarm'), hive]);
     await core.dispose();
     const tReopen = performance.now();
     core = await createConsoleCore({ userDataDir, host: 'browser', version: 'bench' }, { project, hive });

@@ -3,13 +3,15 @@ import type { DirectiveRow, DirectivesQuery } from '../../../shared/contract/kno
 import type { DerivedStore } from '../store-index/derived-store';
 import type { TimeSlicer } from '../platform/util/time-slicer';
 import { sourceOfRow } from './directive-rows';
+import { decodeDirectiveRow, encodeDirectiveRow } from './directive-row-codec';
 import { directivesPage, isFiltered, listDirectives, sortedDirectives, type DirectiveSource } from './directive-list';
 import type { DirectiveCounts } from './directive-scope';
 
 type Query = z.output<typeof DirectivesQuery>;
 
 /**
- * The Directives view's rows kept in the index: every directive row (one stored part each, the
+ * The Directives view's rows kept in the index: every directive row (one stored part each, packed
+ * without its keys by directive-row-codec.ts, the
  * part numbered by its lesson's rid, so a row is written again only when it changed), the rids in
  * file order and, per scope and sort order, the rids in that order with the quick-filter counts.
  * A page of an unfiltered query then reads its own rows only; a filtered one reads every row and
@@ -73,7 +75,7 @@ export class PersistedDirectives {
       // Rows are reused while their lesson and counters stay, so the same row is the same text.
       const changed = rows.slice(from, from + ROWS_PER_WRITE).filter((row) => this.stored.get(ridOf.get(row)!) !== row);
       if (changed.length === 0) continue;
-      this.store.writePartsAt(ROWS, changed.map((row) => [ridOf.get(row)!, JSON.stringify(row)] as const));
+      this.store.writePartsAt(ROWS, changed.map((row) => [ridOf.get(row)!, encodeDirectiveRow(row)] as const));
       for (const row of changed) this.stored.set(ridOf.get(row)!, row);
       await slicer.yield();
     }
@@ -102,7 +104,7 @@ export class PersistedDirectives {
     const { order, counts } = JSON.parse(orderText) as StoredOrder;
     const texts = this.store.readParts(ROWS, stamp, order.slice(query.offset, query.offset + query.limit));
     if (!texts) return null;
-    return directivesPage(order.length, texts.map((text) => JSON.parse(text) as DirectiveRow), counts, asOf);
+    return directivesPage(order.length, texts.map(decodeDirectiveRow), counts, asOf);
   }
 
   /** Every stored row in file order, as a source listDirectives can filter (read once per stamp). */
@@ -111,7 +113,7 @@ export class PersistedDirectives {
     const [fileOrder] = this.store.readParts(ORDERS, stamp, [FILE_ORDER]) ?? [];
     const texts = fileOrder === undefined ? null : this.store.readParts(ROWS, stamp, JSON.parse(fileOrder) as number[]);
     if (!texts) return null;
-    this.all = { stamp, source: new StoredDirectives(texts.map((text) => JSON.parse(text) as DirectiveRow), asOf) };
+    this.all = { stamp, source: new StoredDirectives(texts.map(decodeDirectiveRow), asOf) };
     return this.all.source;
   }
 }

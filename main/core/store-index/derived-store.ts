@@ -28,6 +28,21 @@ const RID_CHUNK = 500;
 /** The part of a value holding its stamp and part count. */
 const HEADER = -1;
 
+/**
+ * A lesson's tokens as stored: 32-bit little-endian words (4 bytes a token; as JSON text they
+ * took 11, a quarter of the kept state at 90k entries).
+ */
+export function tokenBytes(tokens: readonly number[]): Buffer {
+  const bytes = Buffer.alloc(tokens.length * 4);
+  tokens.forEach((token, i) => bytes.writeInt32LE(token, i * 4));
+  return bytes;
+}
+
+export function tokensOf(bytes: Uint8Array): number[] {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return Array.from({ length: bytes.byteLength >> 2 }, (_, i) => view.getInt32(i * 4, true));
+}
+
 export class DerivedStore {
   private readonly prepare: (sql: string) => Database.Statement;
 
@@ -123,9 +138,9 @@ export class DerivedStore {
     const deleteLesson = this.prepare('DELETE FROM derived_lessons WHERE rid = ?');
     this.db.transaction(() => {
       for (const rid of rids) {
-        const row = lessonOf.get(rid) as { grp: number; tokens: string } | undefined;
+        const row = lessonOf.get(rid) as { grp: number; tokens: Buffer } | undefined;
         if (!row) continue;
-        for (const token of JSON.parse(row.tokens) as number[]) deleteToken.run(row.grp, token, rid);
+        for (const token of tokensOf(row.tokens)) deleteToken.run(row.grp, token, rid);
         deleteLesson.run(rid);
       }
     })();
@@ -137,7 +152,7 @@ export class DerivedStore {
     const insertToken = this.prepare('INSERT OR IGNORE INTO derived_bigrams(grp, token, rid) VALUES (?, ?, ?)');
     this.db.transaction(() => {
       for (const lesson of lessons) {
-        insertLesson.run(lesson.rid, lesson.grp, JSON.stringify(lesson.tokens));
+        insertLesson.run(lesson.rid, lesson.grp, tokenBytes(lesson.tokens));
         if (postings) for (const token of lesson.tokens) insertToken.run(lesson.grp, token, lesson.rid);
       }
     })();

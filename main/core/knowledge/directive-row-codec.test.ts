@@ -1,0 +1,61 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DirectiveRow } from '../../../shared/contract/knowledge';
+import { generateDemoWorkspace } from '../../demo/generate';
+import { resolveWorkspacePaths } from '../platform/paths/workspace-paths';
+import { StoreIndexService } from '../store-index/store-index-service';
+import { decodeDirectiveRow, encodeDirectiveRow } from './directive-row-codec';
+import { KnowledgeService } from './knowledge-service';
+
+/** Directive rows kept in the index without their keys come back as the model computed them. */
+
+let root: string;
+let rows: DirectiveRow[] = [];
+
+beforeAll(async () => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'directive-row-codec-'));
+  const project = path.join(root, 'project');
+  const hive = path.join(root, 'hive');
+  generateDemoWorkspace({ projectDir: project, hiveDir: hive, seed: 5, scale: { knowledgeEntries: 600 } });
+  const index = new StoreIndexService(resolveWorkspacePaths(project, hive, 'flag', false), path.join(root, 'cache'), { watch: false });
+  const service = new KnowledgeService(index, project, () => Date.parse('2026-08-01T00:00:00.000Z'));
+  try {
+    await index.ready;
+    rows = (await service.model()).directiveRows();
+  } finally {
+    await service.dispose();
+    await index.close();
+  }
+}, 120_000);
+
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+describe('directive row codec', () => {
+  it('gives every row of a model back with the same keys and values, in well under its JSON size', () => {
+    expect(rows.length).toBeGreaterThan(50);
+    // The rows exercise what the layout nests: checks, an expiry marker and its absence.
+    expect(rows.some((row) => row.maturity.checks.length > 1)).toBe(true);
+    expect(rows.some((row) => row.expiry === null) && rows.some((row) => row.expiry !== null)).toBe(true);
+    let packed = 0;
+    let plain = 0;
+    for (const row of rows) {
+      const text = encodeDirectiveRow(row);
+      const back = decodeDirectiveRow(text);
+      expect(back).toStrictEqual({ ...row });
+      packed += text.length;
+      plain += JSON.stringify(row).length;
+    }
+    expect(packed / plain).toBeLessThan(0.6);
+  });
+
+  it('refuses a row missing a field and a stored text of another shape (the model then answers)', () => {
+    const { lastViolationAt: _gone, ...short } = rows[0]!;
+    expect(() => encodeDirectiveRow(short as DirectiveRow)).toThrow(/lastViolationAt/);
+    const text = encodeDirectiveRow(rows[0]!);
+    const values = JSON.parse(text) as unknown[];
+    expect(() => decodeDirectiveRow(JSON.stringify(values.slice(1)))).toThrow(/another shape/);
+    expect(() => decodeDirectiveRow(JSON.stringify(rows[0]))).toThrow(/another shape/);
+  });
+});

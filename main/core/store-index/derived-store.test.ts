@@ -1,0 +1,52 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DerivedStore, tokenBytes, tokensOf } from './derived-store';
+import { openIndex } from './open-index';
+
+/** A lesson's bigram tokens kept as 32-bit words: read back whole, and its postings dropped with it. */
+
+const roots: string[] = [];
+afterEach(() => roots.splice(0).forEach((root) => fs.rmSync(root, { recursive: true, force: true })));
+
+function store() {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'derived-store-'));
+  roots.push(root);
+  const { db } = openIndex(root);
+  return { db, derived: new DerivedStore(db) };
+}
+
+describe('derived store: lesson tokens', () => {
+  it('keeps signed 32-bit tokens exactly, in 4 bytes each', () => {
+    const tokens = [0, 1, -1, 2_147_483_647, -2_147_483_648, 123_456_789, -987_654_321];
+    const bytes = tokenBytes(tokens);
+    expect(bytes.length).toBe(tokens.length * 4);
+    expect(tokensOf(bytes)).toEqual(tokens);
+    // A view into a larger buffer at an odd offset, as SQLite may hand one back.
+    const padded = Buffer.concat([Buffer.from([9]), bytes]);
+    expect(tokensOf(padded.subarray(1))).toEqual(tokens);
+  });
+
+  it('finds lessons by shared tokens and forgets a removed lesson\'s postings', () => {
+    const { db, derived } = store();
+    try {
+      derived.addLessons(
+        [
+          { rid: 1, grp: 0, tokens: [-5, 7, 11] },
+          { rid: 2, grp: 0, tokens: [7, 11, 13] },
+          { rid: 3, grp: 1, tokens: [7, 11] },
+        ],
+        true,
+      );
+      expect(derived.sharingTokens(0, [7, 11], 2).sort()).toEqual([1, 2]);
+      expect(derived.sharingTokens(0, [-5], 1)).toEqual([1]);
+      derived.removeLessons([1]);
+      expect(derived.postedRids().sort()).toEqual([2, 3]);
+      expect(derived.sharingTokens(0, [-5, 7, 11], 1)).toEqual([2]);
+      expect(db.prepare('SELECT count(*) FROM derived_bigrams WHERE rid = 1').pluck().get()).toBe(0);
+    } finally {
+      db.close();
+    }
+  });
+});
