@@ -322,7 +322,48 @@ async function year(report: BenchReport): Promise<void> {
   }
 }
 
+/**
+ * A store's first recording (the history's baseline): every entry's first version at once, as when
+ * the console first opens a workspace. Ids are random UUIDs, as the plugin's are: every index keyed
+ * by id takes them in no order. It runs on the thread that serves the page, in slices: the longest
+ * stall of that thread is what an operator meanwhile waits (a 5 ms timer's lateness).
+ */
+export async function firstRecording(report: BenchReport): Promise<void> {
+  const count = Number(process.env.HISTORY_BENCH_FIRST_ENTRIES ?? 30_000);
+  report.section(`History — first recording of a ${count.toLocaleString('en')}-entry store`);
+  const s = scratch('history-bench-first-');
+  const store = new SimulatedStore(s.db, s.clock);
+  try {
+    const records = Array.from({ length: count }, (_, i) => {
+      const hex = crypto.createHash('md5').update(`first-${i}`).digest('hex');
+      return { ...entry(i, i % 50), id: `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}` };
+    });
+    const bare = measured(() => records.forEach((record) => sha256(JSON.stringify(record))));
+    store.load(records);
+    let lastTick = performance.now();
+    let longest = 0;
+    const probe = setInterval(() => {
+      const now = performance.now();
+      longest = Math.max(longest, now - lastTick - 5);
+      lastTick = now;
+    }, 5);
+    await store.recordBaseline();
+    clearInterval(probe);
+    const recorded = store.batches.reduce((n, b) => n + b.added, 0);
+    report.count('entries recorded', recorded, 'entries', `= ${count}`);
+    report.figure('first recording, wall', store.lastRecordMs, 'ms');
+    report.figure('first recording, CPU time', store.lastRecordCpuMs, 'ms');
+    report.figure('first recording CPU / a bare sha256 of every line', store.lastRecordCpuMs / bare.cpu, '×');
+    report.figure('longest stall of the recording thread meanwhile', longest, 'ms');
+    report.figure('history file after it', sizeOf(s.db).file / MB, 'MB');
+  } finally {
+    store.close();
+    s.cleanup();
+  }
+}
+
 export async function run(report: BenchReport): Promise<void> {
+  await firstRecording(report);
   await recordingCost(report);
   await sizes(report);
   await year(report);

@@ -82,9 +82,19 @@ export class SimulatedStore {
 
   /** The store as first read (history's baseline). */
   async open(records: { id: string }[]): Promise<void> {
+    this.load(records);
+    await this.recordBaseline();
+  }
+
+  /** The store's first state, in the file and the index, not yet recorded (open() in two steps). */
+  load(records: { id: string }[]): void {
     for (const record of records) this.put(record);
     this.settle();
-    this.recorder.enqueue({ storeKey: this.storeKey, file: this.name, path: this.file, kind: 'rewritten', count: records.length, fileId: this.fileId, fromLine: 1 });
+  }
+
+  /** Records what load() put there, as the history's baseline. */
+  async recordBaseline(): Promise<void> {
+    this.recorder.enqueue({ storeKey: this.storeKey, file: this.name, path: this.file, kind: 'rewritten', count: this.rowOf.size, fileId: this.fileId, fromLine: 1 });
     await this.record();
     this.baseline = false;
   }

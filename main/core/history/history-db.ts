@@ -99,6 +99,13 @@ function configure(db: HistoryDb): void {
   // Short: a write that finds another recorder's transaction in the way retries later instead of
   // holding up the thread that serves the live view (see recorder.ts).
   db.pragma('busy_timeout = 250');
+  // A first recording writes every entry's version in thousands of short transactions whose
+  // id-keyed index pages are spread over the file: checkpointing every 10,000 WAL pages instead
+  // of SQLite's 1,000 writes each hot page back far fewer times (a 30,000-entry baseline: wall
+  // 4.7–5.0 → 3.8 s, CPU 3.8–3.9 → 3.5–3.6 s, `npm run bench -- history`). The WAL is cut back
+  // to 16 MB after each checkpoint.
+  db.pragma('wal_autocheckpoint = 10000');
+  db.pragma(`journal_size_limit = ${16 * 1024 * 1024}`);
 }
 
 /** What was added after a history was first created (the schema version stays: older files gain it). */
