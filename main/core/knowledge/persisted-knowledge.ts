@@ -1,5 +1,5 @@
 import type { EntryDetail, Inboxes } from '../../../shared/contract/knowledge';
-import { DerivedStore, type LessonPostings } from '../store-index/derived-store';
+import { DerivedStore, type LessonPostings, type PostingList } from '../store-index/derived-store';
 import type { IndexDb } from '../store-index/open-index';
 import { lineHash } from '../store-index/stored-lines';
 import { STORES } from '../stores/catalog';
@@ -119,7 +119,7 @@ export class PersistedKnowledge {
     }
     const postingsOf = (lesson: SourceEntry): LessonPostings => ({ rid: lesson.rid, grp: tierGroup(lesson.tier), tokens: [...new Set([...wordBigrams(entryLesson(lesson.value))].map(lineHash))] });
     if (added.length > BULK_POSTINGS) {
-      // Many lessons at once (the first keep): postings go in key order, which halves the work of the table's B-tree.
+      // Many lessons at once (the first keep): each token's list is written once, in key order.
       // Lessons are recorded after their postings: a lesson on record always has its postings.
       const byToken = [new Map<number, number[]>(), new Map<number, number[]>()];
       const batches: LessonPostings[][] = [];
@@ -135,13 +135,17 @@ export class PersistedKnowledge {
         }
         await slicer.yield();
       }
-      let chunk: [number, number, number][] = [];
+      let chunk: PostingList[] = [];
+      let rids = 0;
       for (const grp of [0, 1]) {
         for (const token of [...byToken[grp]!.keys()].sort((a, b) => a - b)) {
-          for (const rid of byToken[grp]!.get(token)!.sort((a, b) => a - b)) chunk.push([grp, token, rid]);
-          if (chunk.length < POSTINGS_BATCH * 20) continue;
+          const list = byToken[grp]!.get(token)!.sort((a, b) => a - b);
+          chunk.push({ grp, token, rids: list });
+          rids += list.length;
+          if (rids < POSTINGS_BATCH * 20) continue;
           this.store.addPostings(chunk);
           chunk = [];
+          rids = 0;
           await slicer.yield();
         }
       }

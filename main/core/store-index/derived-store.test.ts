@@ -28,7 +28,7 @@ describe('derived store: lesson tokens', () => {
     expect(tokensOf(padded.subarray(1))).toEqual(tokens);
   });
 
-  it('finds lessons by shared tokens and forgets a removed lesson\'s postings', () => {
+  it('finds lessons by shared tokens, merges lists and forgets a removed lesson\'s postings', () => {
     const { db, derived } = store();
     try {
       derived.addLessons(
@@ -44,7 +44,15 @@ describe('derived store: lesson tokens', () => {
       derived.removeLessons([1]);
       expect(derived.postedRids().sort()).toEqual([2, 3]);
       expect(derived.sharingTokens(0, [-5, 7, 11], 1)).toEqual([2]);
-      expect(db.prepare('SELECT count(*) FROM derived_bigrams WHERE rid = 1').pluck().get()).toBe(0);
+      // The token only lesson 1 held has no list left; the shared ones keep the other lessons.
+      expect(db.prepare('SELECT count(*) FROM derived_postings WHERE grp = 0 AND token = -5').pluck().get()).toBe(0);
+      expect(tokensOf(db.prepare('SELECT rids FROM derived_postings WHERE grp = 0 AND token = 7').pluck().get() as Buffer)).toEqual([2]);
+      // Lists grow by merging: a lesson added again is listed once, a new one joins.
+      derived.addLessons([{ rid: 2, grp: 0, tokens: [7] }, { rid: 4, grp: 0, tokens: [7, 13] }], true);
+      derived.addPostings([{ grp: 0, token: 13, rids: [2, 5] }]);
+      expect(tokensOf(db.prepare('SELECT rids FROM derived_postings WHERE grp = 0 AND token = 7').pluck().get() as Buffer).sort()).toEqual([2, 4]);
+      expect(derived.sharingTokens(0, [7, 13], 2)).toEqual([2, 4]);
+      expect(derived.sharingTokens(0, [13, 13], 1)).toEqual([2, 4, 5]);
     } finally {
       db.close();
     }

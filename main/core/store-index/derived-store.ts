@@ -21,6 +21,13 @@ export interface LessonPostings {
   tokens: readonly number[];
 }
 
+/** The rids of a tier group's lessons holding one token (derived_postings keeps one row per list). */
+export interface PostingList {
+  grp: number;
+  token: number;
+  rids: number[];
+}
+
 /** One stored entry line with its place in file order. */
 export type IndexedEntryAt = IndexedEntryLine;
 
@@ -29,8 +36,8 @@ const RID_CHUNK = 500;
 const HEADER = -1;
 
 /**
- * A lesson's tokens as stored: 32-bit little-endian words (4 bytes a token; as JSON text they
- * took 11, a quarter of the kept state at 90k entries).
+ * A lesson's tokens, and a token's rids, as stored: 32-bit little-endian words (4 bytes each; a
+ * lesson's tokens as JSON text took 11, and a row per token and rid about 16).
  */
 export function tokenBytes(tokens: readonly number[]): Buffer {
   const bytes = Buffer.alloc(tokens.length * 4);
@@ -131,45 +138,77 @@ export class DerivedStore {
     return this.prepare('SELECT rid FROM derived_lessons').pluck().all() as number[];
   }
 
-  /** Drops lessons and their postings (one transaction). */
+  /** Drops lessons and their postings (one transaction; each token's list rewritten once). */
   removeLessons(rids: readonly number[]): void {
     const lessonOf = this.prepare('SELECT grp, tokens FROM derived_lessons WHERE rid = ?');
-    const deleteToken = this.prepare('DELETE FROM derived_bigrams WHERE grp = ? AND token = ? AND rid = ?');
     const deleteLesson = this.prepare('DELETE FROM derived_lessons WHERE rid = ?');
     this.db.transaction(() => {
+      const gone = new Map<string, { grp: number; token: number; rids: Set<number> }>();
       for (const rid of rids) {
         const row = lessonOf.get(rid) as { grp: number; tokens: Buffer } | undefined;
         if (!row) continue;
-        for (const token of tokensOf(row.tokens)) deleteToken.run(row.grp, token, rid);
+        for (const token of tokensOf(row.tokens)) {
+          const key = `${row.grp}:${token}`;
+          const list = gone.get(key) ?? { grp: row.grp, token, rids: new Set<number>() };
+          list.rids.add(rid);
+          gone.set(key, list);
+        }
         deleteLesson.run(rid);
       }
+      for (const { grp, token, rids: leaving } of gone.values()) this.writeList(grp, token, this.listOf(grp, token).filter((rid) => !leaving.has(rid)));
     })();
   }
 
   /** Records lessons (their tokens, for removing them later); with `postings`, their postings too (one transaction). */
   addLessons(lessons: readonly LessonPostings[], postings: boolean): void {
     const insertLesson = this.prepare('INSERT OR REPLACE INTO derived_lessons(rid, grp, tokens) VALUES (?, ?, ?)');
-    const insertToken = this.prepare('INSERT OR IGNORE INTO derived_bigrams(grp, token, rid) VALUES (?, ?, ?)');
     this.db.transaction(() => {
-      for (const lesson of lessons) {
-        insertLesson.run(lesson.rid, lesson.grp, tokenBytes(lesson.tokens));
-        if (postings) for (const token of lesson.tokens) insertToken.run(lesson.grp, token, lesson.rid);
+      for (const lesson of lessons) insertLesson.run(lesson.rid, lesson.grp, tokenBytes(lesson.tokens));
+      if (!postings) return;
+      const lists = new Map<string, PostingList>();
+      for (const { rid, grp, tokens } of lessons) {
+        for (const token of tokens) {
+          const key = `${grp}:${token}`;
+          const list = lists.get(key) ?? { grp, token, rids: [] };
+          list.rids.push(rid);
+          lists.set(key, list);
+        }
       }
+      this.mergeLists([...lists.values()]);
     })();
   }
 
-  /** Adds postings (grp, token, rid) — fastest in key order (one transaction). */
-  addPostings(postings: readonly (readonly [number, number, number])[]): void {
-    const insertToken = this.prepare('INSERT OR IGNORE INTO derived_bigrams(grp, token, rid) VALUES (?, ?, ?)');
-    this.db.transaction(() => postings.forEach(([grp, token, rid]) => insertToken.run(grp, token, rid)))();
+  /** Adds rids to tokens' lists (one transaction). */
+  addPostings(lists: readonly PostingList[]): void {
+    this.db.transaction(() => this.mergeLists(lists))();
   }
 
-  /** Rids of the group's lessons sharing at least `minShared` of the tokens. */
+  private mergeLists(lists: readonly PostingList[]): void {
+    for (const { grp, token, rids } of lists) {
+      const stored = this.listOf(grp, token);
+      this.writeList(grp, token, stored.length === 0 ? rids : [...new Set([...stored, ...rids])]);
+    }
+  }
+
+  private listOf(grp: number, token: number): number[] {
+    const bytes = this.prepare('SELECT rids FROM derived_postings WHERE grp = ? AND token = ?').pluck().get(grp, token) as Buffer | undefined;
+    return bytes ? tokensOf(bytes) : [];
+  }
+
+  private writeList(grp: number, token: number, rids: readonly number[]): void {
+    if (rids.length === 0) this.prepare('DELETE FROM derived_postings WHERE grp = ? AND token = ?').run(grp, token);
+    else this.prepare('INSERT OR REPLACE INTO derived_postings(grp, token, rids) VALUES (?, ?, ?)').run(grp, token, tokenBytes(rids));
+  }
+
+  /** Rids of the group's lessons sharing at least `minShared` of the tokens (ascending). */
   sharingTokens(grp: number, tokens: readonly number[], minShared: number): number[] {
     if (tokens.length === 0) return [];
-    return this.prepare('SELECT rid FROM derived_bigrams WHERE grp = ? AND token IN (SELECT value FROM json_each(?)) GROUP BY rid HAVING count(*) >= ?')
+    const lists = this.prepare('SELECT rids FROM derived_postings WHERE grp = ? AND token IN (SELECT value FROM json_each(?))')
       .pluck()
-      .all(grp, JSON.stringify(tokens), minShared) as number[];
+      .all(grp, JSON.stringify([...new Set(tokens)])) as Buffer[];
+    const shared = new Map<number, number>();
+    for (const list of lists) for (const rid of tokensOf(list)) shared.set(rid, (shared.get(rid) ?? 0) + 1);
+    return [...shared].filter(([, n]) => n >= minShared).map(([rid]) => rid).sort((a, b) => a - b);
   }
 
   /** Every stored line whose indexed id is `id`, in file order. */

@@ -161,7 +161,7 @@ CREATE INDEX defects_store ON defects(store_key, file_id, offset);
 -- tokens hashed) with each lesson's tokens, to find an entry's counterparts without the model.
 -- (A rowid table: its values run to kilobytes, which a WITHOUT ROWID table stores at twice the size.)
 CREATE TABLE derived_values (name TEXT NOT NULL, part INTEGER NOT NULL, value TEXT NOT NULL, PRIMARY KEY (name, part));
-CREATE TABLE derived_bigrams (grp INTEGER NOT NULL, token INTEGER NOT NULL, rid INTEGER NOT NULL, PRIMARY KEY (grp, token, rid)) WITHOUT ROWID;
+CREATE TABLE derived_postings (grp INTEGER NOT NULL, token INTEGER NOT NULL, rids BLOB NOT NULL, PRIMARY KEY (grp, token));
 CREATE TABLE derived_lessons (rid INTEGER PRIMARY KEY, grp INTEGER NOT NULL, tokens BLOB NOT NULL);
 `;
 
@@ -194,8 +194,8 @@ CREATE INDEX IF NOT EXISTS events_knowledge ON events(knowledge_id, ts_ms) WHERE
 CREATE INDEX IF NOT EXISTS receipts_store ON receipts(store_key);
 CREATE INDEX IF NOT EXISTS receipts_trace ON receipts(trace_id) WHERE trace_id IS NOT NULL;
 `;
-// Schema 15: the kept knowledge state is packed (a lesson's bigram tokens as 32-bit words, a
-// directive row's values without their keys): half its size at 90,000 entries.
+// Schema 15: the kept knowledge state is packed (a lesson's bigram tokens and a token's lessons as
+// 32-bit words, one row per token; a directive row's values without their keys).
 // Schema 14: the indexes of columns often empty (an event's agent, session or knowledge id; a
 // receipt's trace id) leave out the rows without a value: they only ever serve `column = ?`,
 // which no such row matches, and the first build sorts a sixth to two fifths fewer keys.
