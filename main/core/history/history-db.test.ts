@@ -6,7 +6,7 @@ import { createConsoleCore } from '../console-core';
 import { swarmEntryV2 } from '../../../testing/stores/sample-records';
 import { callOk } from '../../../testing/stores/core-calls';
 import { rewriteStore, waitFor } from '../../../testing/history/plugin-writes';
-import { HISTORY_FILE_NAME, openHistoryDb } from './history-db';
+import { closeHistoryDb, HISTORY_FILE_NAME, openHistoryDb } from './history-db';
 
 /** An unreadable history never stops the console: it is set aside, said once for a banner, and history restarts. */
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -53,6 +53,37 @@ describe('an unreadable history database', () => {
     const again = openHistoryDb(dir);
     expect(again.status.setAside).toBeNull();
     again.db.close();
+  });
+
+  it('skips the integrity check only on a file as a clean close of its last connection left it', () => {
+    const dir = tempDir('history-db-clean-');
+    const file = realHistory(dir);
+    const mark = `${file}.clean-close`;
+    // Closed without the mark (as by a crash): checked.
+    let opened = openHistoryDb(dir);
+    expect(opened.checked).toBe(true);
+    // Another connection still open keeps the WAL: the first close marks nothing.
+    const other = openHistoryDb(dir);
+    opened.db.prepare("INSERT INTO meta(key, value) VALUES ('probe', '1')").run();
+    closeHistoryDb(opened.db);
+    expect(fs.existsSync(mark)).toBe(false);
+    closeHistoryDb(other.db);
+    expect(fs.existsSync(mark)).toBe(true);
+    // Untouched since: the check is skipped, and the mark is used up.
+    opened = openHistoryDb(dir);
+    expect(opened.checked).toBe(false);
+    expect(fs.existsSync(mark)).toBe(false);
+    expect(opened.db.prepare("SELECT value FROM meta WHERE key = 'probe'").pluck().get()).toBe('1');
+    closeHistoryDb(opened.db);
+    // A page damaged after a clean close changes the file's mtime: checked, found, set aside.
+    const fd = fs.openSync(file, 'r+');
+    fs.writeSync(fd, Buffer.alloc(4096, 0xff), 0, 4096, Math.floor(fs.statSync(file).size / 2 / 4096) * 4096);
+    fs.closeSync(fd);
+    fs.utimesSync(file, new Date(), new Date(Date.now() + 5_000));
+    opened = openHistoryDb(dir, Date.UTC(2026, 6, 1, 12));
+    expect(opened.checked).toBe(true);
+    expect(opened.status.setAside).not.toBeNull();
+    opened.db.close();
   });
 
   it('does not stop the console from opening: the moments query carries the banner, and recording goes on', async () => {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { ensurePrivateDatabaseFile, ensurePrivateDir } from '../platform/paths/private-files';
+import { markCleanClose, takeCleanMark } from './clean-close';
 
 export type HistoryDb = Database.Database;
 
@@ -88,6 +89,8 @@ export interface HistoryDbStatus {
 export interface OpenedHistory {
   db: HistoryDb;
   status: HistoryDbStatus;
+  /** False when the file was as a clean close left it and its integrity check was skipped (clean-close.ts). */
+  checked: boolean;
 }
 
 function configure(db: HistoryDb): void {
@@ -116,19 +119,22 @@ function upgrade(db: HistoryDb): void {
   if (!indexed && db.prepare('SELECT 1 FROM sightings LIMIT 1').get() !== undefined) db.exec(`INSERT INTO sightings_span(id, from_t, to_t) SELECT id, ${SPAN_FROM('sightings')}, coalesce(gone_at, ${OPEN_END}) FROM sightings`);
 }
 
-function openChecked(file: string): HistoryDb {
+function openChecked(file: string): { db: HistoryDb; checked: boolean } {
   ensurePrivateDatabaseFile(file);
+  const trusted = takeCleanMark(file);
   const db = new Database(file);
   try {
     configure(db);
-    const check = db.pragma('quick_check', { simple: true });
-    if (check !== 'ok') throw new Error(`quick_check: ${String(check)}`);
+    if (!trusted) {
+      const check = db.pragma('quick_check', { simple: true });
+      if (check !== 'ok') throw new Error(`quick_check: ${String(check)}`);
+    }
     db.exec(SCHEMA_SQL);
     upgrade(db);
     const row = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string } | undefined;
     if (!row) db.prepare("INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)").run(String(HISTORY_SCHEMA_VERSION));
     else if (Number(row.value) !== HISTORY_SCHEMA_VERSION) throw new Error(`schema version ${row.value}, this console reads ${HISTORY_SCHEMA_VERSION}`);
-    return db;
+    return { db, checked: !trusted };
   } catch (error) {
     db.close();
     throw error;
@@ -144,7 +150,7 @@ export function openHistoryDb(dir: string, now = Date.now()): OpenedHistory {
   ensurePrivateDir(dir);
   const file = path.join(dir, HISTORY_FILE_NAME);
   try {
-    return { db: openChecked(file), status: { file, setAside: null } };
+    return { ...openChecked(file), status: { file, setAside: null } };
   } catch (error) {
     const reason = (error as Error).message;
     const aside = `${file}.corrupt-${new Date(now).toISOString().replace(/[:.]/g, '-')}`;
@@ -155,6 +161,13 @@ export function openHistoryDb(dir: string, now = Date.now()): OpenedHistory {
         /* a missing -wal/-shm is fine */
       }
     }
-    return { db: openChecked(file), status: { file, setAside: { file: aside, reason } } };
+    return { ...openChecked(file), status: { file, setAside: { file: aside, reason } } };
   }
+}
+
+/** Closes the history; when this was its last connection, marks it clean so the next open may skip its check. */
+export function closeHistoryDb(db: HistoryDb): void {
+  const file = db.name;
+  db.close();
+  markCleanClose(file);
 }

@@ -3,7 +3,7 @@ import type { StoreIndexService } from '../store-index/store-index-service';
 import { loadSwarmConfig } from '../platform/config/load-config';
 import { AuditLog } from '../human/audit-log';
 import { humanStatePaths } from '../human/secret';
-import { openHistoryDb, type HistoryDb, type HistoryDbStatus } from './history-db';
+import { closeHistoryDb, openHistoryDb, type HistoryDb, type HistoryDbStatus } from './history-db';
 import { HistoryRecorder, type BatchSummary } from './recorder';
 import type { Caps, ConsoleQuarantine } from './disappearance';
 import { HistoryLease } from './history-lease';
@@ -228,6 +228,6 @@ export class HistoryService {
         /* not remembered this time */
       }
     }
-    this.db.close();
+    closeHistoryDb(this.db);
   }
 }
