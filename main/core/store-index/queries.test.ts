@@ -2,13 +2,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EntriesInput, EventsInput } from '../../../shared/contract/stores';
+import { EntriesInput, EventsInput, RecordsInput } from '../../../shared/contract/stores';
 import { resolveWorkspacePaths } from '../platform/paths/workspace-paths';
 import { writeSyntheticStores, syntheticIds } from '../../../testing/stores/synthetic-stores';
 import { gateDenyEvent, line } from '../../../testing/stores/sample-records';
 import { StoreIndexService } from './store-index-service';
 import { listEntries } from './entry-queries';
 import { listEvents } from './event-queries';
+import { listRecords } from './store-queries';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -102,6 +103,24 @@ describe('entry and event queries', () => {
       const order = table === 'events' ? 'ORDER BY t.ts_ms DESC, t.rid DESC' : 'ORDER BY t.rid';
       expect(planOf(`SELECT t.rid FROM ${table} t WHERE t.${column} = ? ${order} LIMIT 100`, 'x'), index).toContain(`INDEX ${index} (${column}=?)`);
     }
+  });
+
+  it('indexes entry tags once the first build ends: tag filters and the drop of a file\'s rows use them', async () => {
+    const { db } = await indexed();
+    const planOf = (sql: string, ...params: unknown[]) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail).join(' | ');
+    expect(planOf('SELECT rid FROM entry_tags WHERE tag = ?', 'x')).toContain('INDEX entry_tags_tag (tag=?)');
+    expect(planOf('DELETE FROM entry_tags WHERE rid IN (SELECT rid FROM entries WHERE file_id = ?)', 1)).toContain('INDEX entry_tags_rid (rid=?)');
+  });
+
+  it('finds receipts by trace id and type, each shown with its own record\'s trace, type and time', async () => {
+    const { db } = await indexed();
+    const all = listRecords(db, RecordsInput.parse({ store: 'receipts-journal', limit: 100 }))!;
+    expect(all.total).toBe(10);
+    for (const item of all.items) expect([item.id, item.kind, item.ts]).toEqual([item.record.trace_id, item.record.type, item.record.ts]);
+    const terminal = all.items.find((i) => i.kind === 'terminal')!;
+    const byTrace = listRecords(db, RecordsInput.parse({ store: 'receipts-journal', filter: { id: terminal.id, kind: ['terminal'] } }))!;
+    expect(byTrace.items.map((i) => i.line)).toEqual(all.items.filter((i) => i.id === terminal.id && i.kind === 'terminal').map((i) => i.line));
+    expect(byTrace.total).toBe(1);
   });
 
   it('keeps totals exact after an append and after a rewrite', async () => {

@@ -101,32 +101,19 @@ export function eventRow(record: StoreRecord, storeKey: string): EventRow {
   };
 }
 
+/** The receipt columns queries read (store-queries.ts: a receipt's id is its trace id, its kind its type). */
 interface ReceiptRow {
-  seq: number | null;
-  gen: number | null;
   type: string | null;
   ts: string | null;
   trace_id: string | null;
-  entry_id: string | null;
-  session_id: string | null;
-  phase: string | null;
-  outcome: string | null;
-  source: string | null;
 }
 
 export function receiptRow(record: StoreRecord): ReceiptRow {
   const v = record.value;
   return {
-    seq: int(v.seq),
-    gen: int(v.gen),
     type: str(v.type),
     ts: first(v.ts, v.archived_at, v.captured_at),
     trace_id: str(v.trace_id),
-    entry_id: str(v.entry_id),
-    session_id: str(v.session_id),
-    phase: str(v.phase),
-    outcome: str(v.outcome),
-    source: str(v.source),
   };
 }
 

@@ -4,7 +4,7 @@
  * `<workspace.cacheDir>/store-index.sqlite`. Bump INDEX_SCHEMA_VERSION whenever the tables or
  * what goes into them change: a database with another version is deleted and rebuilt.
  */
-export const INDEX_SCHEMA_VERSION = 15;
+export const INDEX_SCHEMA_VERSION = 16;
 export const INDEX_FILE_NAME = 'store-index.sqlite';
 
 // Row tables (entries, events, receipts, records) hold one row per store record, pointing at its
@@ -74,9 +74,8 @@ CREATE TABLE entries (
   duplicate INTEGER NOT NULL DEFAULT 0
 );
 
+-- Indexed by rid and by (tag, rid) once the first build ends (BULK_INDEX_SQL).
 CREATE TABLE entry_tags (rid INTEGER NOT NULL, tag TEXT NOT NULL);
-CREATE INDEX entry_tags_rid ON entry_tags(rid);
-CREATE INDEX entry_tags_tag ON entry_tags(tag, rid);
 
 -- Contentless: the full-text index keeps the tokens of these texts, not the texts (tags and lesson
 -- are columns of entries, triggers and actions are in the line); deletable by rowid.
@@ -112,16 +111,12 @@ CREATE TABLE receipts (
   -- the line's length with its newline, and the hash of its bytes (stores/line-hash.ts)
   bytes INTEGER NOT NULL,
   hash INTEGER NOT NULL,
-  seq INTEGER,
-  gen INTEGER,
+  -- only what listRecords filters and sorts on (schema 16: seq, gen, entry, session, phase,
+  -- outcome and source were written for every receipt and read by no query; the receipts views
+  -- read the journal files, and a record's line is read back from its file)
   type TEXT,
   ts TEXT,
   trace_id TEXT,
-  entry_id TEXT,
-  session_id TEXT,
-  phase TEXT,
-  outcome TEXT,
-  source TEXT,
   flagged INTEGER NOT NULL DEFAULT 0
 );
 
@@ -185,6 +180,8 @@ CREATE INDEX IF NOT EXISTS entries_lesson ON entries(lesson COLLATE NOCASE);
 CREATE INDEX IF NOT EXISTS entries_shown ON entries(shown_count);
 CREATE INDEX IF NOT EXISTS entries_encounter ON entries(encounter_score);
 CREATE INDEX IF NOT EXISTS entries_phases ON entries(phases_alive);
+CREATE INDEX IF NOT EXISTS entry_tags_rid ON entry_tags(rid);
+CREATE INDEX IF NOT EXISTS entry_tags_tag ON entry_tags(tag, rid);
 CREATE INDEX IF NOT EXISTS events_ts ON events(ts_ms);
 CREATE INDEX IF NOT EXISTS events_kind ON events(kind, ts_ms);
 CREATE INDEX IF NOT EXISTS events_store ON events(store_key, ts_ms);
@@ -194,6 +191,8 @@ CREATE INDEX IF NOT EXISTS events_knowledge ON events(knowledge_id, ts_ms) WHERE
 CREATE INDEX IF NOT EXISTS receipts_store ON receipts(store_key);
 CREATE INDEX IF NOT EXISTS receipts_trace ON receipts(trace_id) WHERE trace_id IS NOT NULL;
 `;
+// Schema 16: receipts rows keep only type, ts and trace_id of their record's fields; entry_tags'
+// indexes are built here, after the first bulk load, instead of row by row during it.
 // Schema 15: the kept knowledge state is packed (a lesson's bigram tokens and a token's lessons as
 // 32-bit words, one row per token; a directive row's values without their keys).
 // Schema 14: the indexes of columns often empty (an event's agent, session or knowledge id; a
@@ -201,5 +200,6 @@ CREATE INDEX IF NOT EXISTS receipts_trace ON receipts(trace_id) WHERE trace_id I
 // which no such row matches, and the first build sorts a sixth to two fifths fewer keys.
 // Deliberately not indexed: events/receipts by file (rows of a file are dropped only when it is
 // rewritten or removed, a scan then); receipts by entry_id or seq (no query filters or sorts on
-// them: the receipts views read the journal files; store-queries.ts filters receipts by store,
-// trace_id and type, and receipts_store keeps a store's rows in rid order, its line order).
+// them, and schema 16 no longer stores them: the receipts views read the journal files;
+// store-queries.ts filters receipts by store, trace_id and type, and receipts_store keeps a
+// store's rows in rid order, its line order).

@@ -3,7 +3,7 @@ import type { StoreDef, StoreTable } from '../stores/catalog';
 import type { JsonlDefect } from '../stores/jsonl-reader';
 import type { StoreFile } from '../stores/locate';
 import type { IndexDb } from './open-index';
-import { ROW_COLUMNS, type RowBatch } from './row-batch';
+import { BATCH_COLUMNS, ROW_COLUMNS, type RowBatch } from './row-batch';
 
 /** Writes made in the transaction of a batch, before and after its rows. */
 export interface BatchWrites {
@@ -72,10 +72,10 @@ export class IndexWriter {
       recordLineById: p('SELECT line FROM records WHERE file_id = ? AND store_key = ? AND rec_id = ? ORDER BY line LIMIT 1'),
     };
     this.inserts = {
-      entries: multiRowInsert(db, 'entries', ROW_COLUMNS.entries),
-      events: multiRowInsert(db, 'events', ROW_COLUMNS.events),
-      receipts: multiRowInsert(db, 'receipts', ROW_COLUMNS.receipts),
-      records: multiRowInsert(db, 'records', ROW_COLUMNS.records),
+      entries: multiRowInsert(db, 'entries', ROW_COLUMNS.entries, BATCH_COLUMNS.entries),
+      events: multiRowInsert(db, 'events', ROW_COLUMNS.events, BATCH_COLUMNS.events),
+      receipts: multiRowInsert(db, 'receipts', ROW_COLUMNS.receipts, BATCH_COLUMNS.receipts),
+      records: multiRowInsert(db, 'records', ROW_COLUMNS.records, BATCH_COLUMNS.records),
       entry_tags: multiRowInsert(db, 'entry_tags', ['rid', 'tag']),
       entries_fts: multiRowInsert(db, 'entries_fts', ['rowid', 'lesson', 'tags', 'triggers', 'actions']),
       records_raw: multiRowInsert(db, 'records_raw', ['rid', 'raw']),
@@ -157,7 +157,7 @@ export class IndexWriter {
 
   private insertRowsOf(batch: RowBatch): void {
     if (batch.rows === 0) return;
-    const rids = this.inserts[batch.table].run(batch.values, batch.rows, batch.table === 'entries' || batch.table === 'records');
+    const rids = this.inserts[batch.table].run(batch.values, batch.rows, batch.table === 'entries' || batch.table === 'records', batch.constants);
     if (batch.table === 'entries') {
       const tags: unknown[] = [];
       for (let i = 0; i < batch.tags.length; i += 2) tags.push(rids![batch.tags[i] as number], batch.tags[i + 1]);
@@ -183,29 +183,35 @@ export class IndexWriter {
 const PARAMS_PER_STATEMENT = 256;
 
 interface MultiRowInsert {
-  /** Inserts `rows` rows whose values are `values` (flat, a row after another); returns their rids when asked. */
-  run(values: unknown[], rows: number, wantRids: boolean): number[] | null;
+  /**
+   * Inserts `rows` rows whose values are `values` (flat, a row after another) and, in every row,
+   * `constants` in the constant columns; returns their rids when asked.
+   */
+  run(values: unknown[], rows: number, wantRids: boolean, constants?: unknown[]): number[] | null;
 }
 
 /**
  * An INSERT of many rows a statement (one statement per row costs a call into SQLite, a VM run
  * and, with AUTOINCREMENT, a write of sqlite_sequence, per row). The rows of one statement get
  * consecutive rids in their order (AUTOINCREMENT gives each new row the largest rid ever + 1), so
- * each row's rid follows from the last one's.
+ * each row's rid follows from the last one's. The constant columns are named parameters ($k0…),
+ * which every row of the statement shares: bound once per statement, not once per row.
  */
-function multiRowInsert(db: IndexDb, table: string, columns: readonly string[]): MultiRowInsert {
+function multiRowInsert(db: IndexDb, table: string, columns: readonly string[], constantColumns: readonly string[] = []): MultiRowInsert {
   const width = columns.length;
-  const per = Math.max(1, Math.floor(PARAMS_PER_STATEMENT / width));
-  const tuple = `(${columns.map(() => '?').join(', ')})`;
-  const sql = (rows: number) => `INSERT INTO ${table}(${columns.join(', ')}) VALUES ${Array.from({ length: rows }, () => tuple).join(', ')}`;
+  const per = Math.max(1, Math.floor((PARAMS_PER_STATEMENT - constantColumns.length) / width));
+  const tuple = `(${[...constantColumns.map((_, i) => `$k${i}`), ...columns.map(() => '?')].join(', ')})`;
+  const sql = (rows: number) => `INSERT INTO ${table}(${[...constantColumns, ...columns].join(', ')}) VALUES ${Array.from({ length: rows }, () => tuple).join(', ')}`;
   const many = db.prepare(sql(per));
   const one = db.prepare(sql(1));
   return {
-    run(values, rows, wantRids) {
+    run(values, rows, wantRids, constants = []) {
       const rids = wantRids ? new Array<number>(rows) : null;
+      const named = constantColumns.length ? Object.fromEntries(constantColumns.map((_, i) => [`k${i}`, constants[i]])) : null;
       let row = 0;
       const insert = (statement: Database.Statement, count: number) => {
-        const info = statement.run(values.slice(row * width, (row + count) * width));
+        const slice = values.slice(row * width, (row + count) * width);
+        const info = named ? statement.run(slice, named) : statement.run(slice);
         if (rids) {
           const last = Number(info.lastInsertRowid);
           for (let j = 0; j < count; j++) rids[row + j] = last - count + 1 + j;
