@@ -58,11 +58,13 @@ export function App(props: { api: ConsoleApi }): JSX.Element {
   const router = createRouter();
   useAreaShortcuts(router);
   useHelpKey();
-  useScrollingNotice(props.api);
+  const workspace = createWorkspaceStore(props.api);
+  const freshness = createFreshness(props.api);
+  useScrollingNotice(props.api, () => [workspace.epoch(), freshness.state()]);
   return (
     <ApiContext.Provider value={props.api}>
-      <WorkspaceContext.Provider value={createWorkspaceStore(props.api)}>
-        <FreshnessContext.Provider value={createFreshness(props.api)}>
+      <WorkspaceContext.Provider value={workspace}>
+        <FreshnessContext.Provider value={freshness}>
           <RouterContext.Provider value={router}>
             <div class="app">
               <Nav current={router.route().area} onSelect={(area) => router.go(area)} />

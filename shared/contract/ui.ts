@@ -8,8 +8,8 @@ import { NoInput, query } from './define';
  */
 export const uiOps = {
   'ui.interacting': query(
-    'The operator is scrolling: background work gives way for a moment. Sent at most every ~200 ms, never awaited; changes no store.',
+    'The operator is scrolling: background work gives way for a moment. Sent at most every ~200 ms while the console has background work, every ~2 s while it says it has none; changes no store.',
     NoInput,
-    z.object({}).strict(),
+    z.object({ backgroundWork: z.boolean().describe('The console has background work a notice holds back (a recent background turn, a task in a worker)') }).strict(),
   ),
 } as const;

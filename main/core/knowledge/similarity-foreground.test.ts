@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { noteInteraction } from '../platform/util/foreground';
+import { backgroundWorkPending, noteInteraction } from '../platform/util/foreground';
 import { SimilarityRunner } from './similarity-runner';
 import { runSimilarityTask, type DuplicatesInput } from './similarity-tasks';
 import { sourceWorkerSpec } from '../../../testing/workers/source-worker';
@@ -40,11 +40,15 @@ describe('the similarity worker gives way to the operator', () => {
     // Held 2.5 s the task gets at most a 12 ms slice a second (the duty-cycle floor): far less than it needs.
     await sleep(2500);
     expect(done).toBe(false);
+    // What the page is told while it scrolls (ui.interacting): the held task is work its notices hold back.
+    expect(backgroundWorkPending()).toBe(true);
     stopScrolling();
     stopScrolling = null;
     const unanswered = sleep(60_000).then(() => 'still held a minute after the operator stopped');
     const output = await Promise.race([task, unanswered]);
     expect(output).toEqual(runSimilarityTask('duplicates', input));
+    // Its input was sent more than BACKGROUND_RECENT_MS ago: once it has ended, nothing is left.
+    expect(backgroundWorkPending()).toBe(false);
   }, 90_000);
 
   it('still finishes a task while the operator never stops scrolling (one slice after each second held)', async () => {

@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 import { builtWorker, type WorkerSpec } from '../platform/util/built-worker';
 import { runSimilarityTask, SIMILARITY_TASKS, type SimilarityTaskKind, type SimilarityTasks } from './similarity-tasks';
 import { TimeSlicer } from '../platform/util/time-slicer';
-import { foregroundFlag } from '../platform/util/foreground';
+import { foregroundFlag, watchBackgroundWork } from '../platform/util/foreground';
 import type { ResultMessage, TaskMessage } from './similarity-worker';
 
 const WORKER_NAME = 'similarity-worker';
@@ -53,6 +53,16 @@ export class SimilarityRunner {
       this.counts.inline++;
       return runSimilarityTask(kind, input);
     }
+    // The page spaces its scrolling notices out only while no task runs here (ui.interacting).
+    const ended = watchBackgroundWork();
+    try {
+      return await this.runInWorker(worker, kind, input, slicer);
+    } finally {
+      ended();
+    }
+  }
+
+  private async runInWorker<K extends SimilarityTaskKind>(worker: Worker, kind: K, input: SimilarityTasks[K]['input'], slicer: TimeSlicer): Promise<SimilarityTasks[K]['output']> {
     const id = this.nextId++;
     // Only a worker with work in hand keeps the process alive.
     worker.ref();

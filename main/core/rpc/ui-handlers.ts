@@ -1,4 +1,4 @@
-import { noteInteraction } from '../platform/util/foreground';
+import { backgroundWorkPending, noteInteraction } from '../platform/util/foreground';
 import type { CallHandlers } from './dispatcher';
 
 /** The page's notices about the operator (shared/contract/ui.ts). */
@@ -6,7 +6,7 @@ export function createUiHandlers(): Pick<CallHandlers, 'ui.interacting'> {
   return {
     'ui.interacting': () => {
       noteInteraction();
-      return {};
+      return { backgroundWork: backgroundWorkPending() };
     },
   };
 }

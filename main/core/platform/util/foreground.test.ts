@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ACTIVE_MS, activeForMs, backgroundTurn, backgroundYield, foregroundFlag, giveWayToOperator, MAX_PAUSE_MS, noteInteraction } from './foreground';
+import { ACTIVE_MS, activeForMs, BACKGROUND_RECENT_MS, backgroundTurn, backgroundWorkPending, backgroundYield, foregroundFlag, giveWayToOperator, MAX_PAUSE_MS, noteInteraction, watchBackgroundWork } from './foreground';
 import { SliceCancelled, TimeSlicer } from './time-slicer';
 
 // One fake clock for the file (performance.now, timers and setImmediate are all faked): the signal
@@ -73,6 +73,30 @@ describe('the operator foreground', () => {
     await vi.advanceTimersByTimeAsync(1);
     expect(await settledNow(floor)).toBe(true);
     clearInterval(scrolling);
+  });
+
+  it('has background work for BACKGROUND_RECENT_MS after a turn (however long the turn waited), and while a task runs off-thread', async () => {
+    vi.advanceTimersByTime(BACKGROUND_RECENT_MS);
+    expect(backgroundWorkPending()).toBe(false);
+    noteInteraction();
+    const waited = backgroundTurn();
+    await vi.advanceTimersByTimeAsync(ACTIVE_MS);
+    expect(await settledNow(waited)).toBe(true);
+    // The wait counts from the turn's end, not its start.
+    vi.advanceTimersByTime(BACKGROUND_RECENT_MS - 1);
+    expect(backgroundWorkPending()).toBe(true);
+    vi.advanceTimersByTime(1);
+    expect(backgroundWorkPending()).toBe(false);
+
+    const ended = watchBackgroundWork();
+    vi.advanceTimersByTime(BACKGROUND_RECENT_MS * 5);
+    expect(backgroundWorkPending()).toBe(true);
+    ended();
+    ended(); // idempotent: a second call must not hide another task
+    const other = watchBackgroundWork();
+    expect(backgroundWorkPending()).toBe(true);
+    other();
+    expect(backgroundWorkPending()).toBe(false);
   });
 
   it('a background loop (history recording, column caches) yields to the event loop, then waits while the operator is active', async () => {

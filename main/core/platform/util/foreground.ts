@@ -23,7 +23,16 @@ const FLOOR_SLICE_MS = 12;
 /** A worker's wait is cut into steps this long, so terminating it is never held up. */
 const WAIT_STEP_MS = 100;
 
+/**
+ * How long after background work last asked for a turn the console still says it has some: the
+ * page, told there is none, spaces its notices out (each costs its main thread about a millisecond).
+ */
+export const BACKGROUND_RECENT_MS = 2000;
+
 let activeUntil = Number.NEGATIVE_INFINITY;
+let lastBackgroundTurnAt = Number.NEGATIVE_INFINITY;
+/** Background tasks running off this thread (the similarity worker's), which ask for no turn here. */
+let tasksOffThread = 0;
 /** The main thread's flag for its workers, made when the first worker asks for it. */
 let sharedFlag: Int32Array | null = null;
 let clearTimer: ReturnType<typeof setTimeout> | null = null;
@@ -37,6 +46,25 @@ export function noteInteraction(): void {
 /** Milliseconds the operator stays active from now (0 when idle). */
 export function activeForMs(): number {
   return Math.max(0, activeUntil - performance.now());
+}
+
+/**
+ * Whether the console has background work that a notice would hold back: a main-thread loop asked
+ * for its turn within BACKGROUND_RECENT_MS, or a task runs in a worker (watchBackgroundWork).
+ */
+export function backgroundWorkPending(): boolean {
+  return tasksOffThread > 0 || performance.now() - lastBackgroundTurnAt < BACKGROUND_RECENT_MS;
+}
+
+/** A task starts off this thread; the returned function (idempotent) says it ended. */
+export function watchBackgroundWork(): () => void {
+  tasksOffThread++;
+  let ended = false;
+  return () => {
+    if (ended) return;
+    ended = true;
+    tasksOffThread--;
+  };
 }
 
 /** The flag to hand a worker at its start (null where SharedArrayBuffer is unavailable: the worker then never waits). */
@@ -73,9 +101,13 @@ function raiseSharedFlag(flag: Int32Array): void {
  */
 export async function backgroundTurn(stop: () => boolean = () => false): Promise<void> {
   const start = performance.now();
+  lastBackgroundTurnAt = start;
   for (;;) {
     const left = Math.min(activeForMs(), MAX_PAUSE_MS - (performance.now() - start));
-    if (left <= 0 || stop()) return;
+    if (left <= 0 || stop()) {
+      lastBackgroundTurnAt = performance.now();
+      return;
+    }
     await new Promise<void>((resolve) => setTimeout(resolve, left));
   }
 }
