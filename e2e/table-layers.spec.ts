@@ -90,4 +90,34 @@ test.describe('the Knowledge table while it scrolls', () => {
     expect(opaque.length).toBeGreaterThan(2);
     expect(opaque, 'every block layer is opaque (hides what lies under it, drawn without blending)').toEqual(opaque.map(() => true));
   });
+
+  test('scrolls exactly to its last row, never into blank rows below it', async ({ consolePage: page }) => {
+    await page.evaluate(() => ((globalThis as unknown as { location: { hash: string } }).location.hash = '#/knowledge?collection=all'));
+    const grid = page.getByRole('grid', { name: 'Knowledge entries' });
+    const rows = grid.locator('[role=row][data-key]');
+    await expect(rows.first()).toBeVisible();
+    const rowCount = Number(await grid.getAttribute('aria-rowcount')) - 1;
+    // Fewer rows than a whole number of blocks (BLOCK_ROWS = 8), or the last block would end with them.
+    expect(rowCount % 8).not.toBe(0);
+    const scroller = page.getByTestId('table-scroll');
+    await scroller.evaluate((el) => (el.scrollTop = el.scrollHeight));
+    // Once the last block is drawn (it holds the last row), the scroll range is what it will stay.
+    await expect(grid.locator(`[role=row][aria-rowindex="${rowCount + 1}"]`)).toBeVisible();
+    const measured = await scroller.evaluate((el) => {
+      el.scrollTop = el.scrollHeight;
+      const rowHeight = (el.querySelector('[role=row][aria-rowindex]:not(.vt-header)') as HTMLElement).getBoundingClientRect().height;
+      const header = (el.querySelector('.vt-header') as HTMLElement).getBoundingClientRect().height;
+      return { scrollHeight: el.scrollHeight, clientHeight: el.clientHeight, rowHeight, header };
+    });
+    expect(measured.scrollHeight).toBe(Math.max(Math.round(measured.header + rowCount * measured.rowHeight), measured.clientHeight));
+    const gapBelowLastRow = () =>
+      scroller.evaluate((el) => {
+        el.scrollTop = el.scrollHeight;
+        const rowsShown = [...el.querySelectorAll<HTMLElement>('[role=row][aria-rowindex]:not(.vt-header)')].filter((row) => !row.closest('[hidden]'));
+        const lowest = Math.max(...rowsShown.map((row) => row.getBoundingClientRect().bottom));
+        return el.getBoundingClientRect().bottom - lowest;
+      });
+    // Scrolled to the end, the last row ends at the scroller's bottom edge (within its border): no blank rows below.
+    await expect.poll(gapBelowLastRow).toBeLessThan(measured.rowHeight);
+  });
 });
