@@ -35,19 +35,28 @@ export function listDirectives(model: DirectiveSource, query: Query) {
   const q = query.q.trim().toLowerCase();
   const { sorted, counts } = sortedDirectives(model, query.includeInactive, query.sort);
   const filtered = isFiltered(query);
-  const matches = !filtered
-    ? sorted
-    : sorted.filter((row) => {
-        if (query.priority.length && !query.priority.includes(row.priority)) return false;
-        if (query.tier.length && !query.tier.includes(row.tier)) return false;
-        if (query.expiringWithin !== null && !(row.expiry && row.expiry.phasesLeft <= query.expiringWithin)) return false;
-        if (query.violatedInWindow && row.violationsInWindow === 0) return false;
-        if (query.eligibility === 'eligible' && !row.maturity.eligible) return false;
-        if (query.eligibility === 'not_eligible' && row.maturity.eligible) return false;
-        if (q && !haystackOf(row).includes(q)) return false;
-        return true;
-      });
+  const matches = !filtered ? sorted : sorted.filter((row) => passesQuickFilters(row, query) && (!q || haystackOf(row).includes(q)));
   return directivesPage(matches.length, matches.slice(query.offset, query.offset + query.limit), counts, model.asOf);
+}
+
+/** What the quick filters read of a row: a DirectiveRow has it, and the kept state keeps it per row (persisted-directives.ts). */
+export interface DirectiveFacts {
+  priority: DirectiveRow['priority'];
+  tier: DirectiveRow['tier'];
+  expiry: { phasesLeft: number } | null;
+  violationsInWindow: number;
+  maturity: { eligible: boolean };
+}
+
+/** Whether a row passes the query's filters other than the search text. */
+export function passesQuickFilters(row: DirectiveFacts, query: Query): boolean {
+  if (query.priority.length && !query.priority.includes(row.priority)) return false;
+  if (query.tier.length && !query.tier.includes(row.tier)) return false;
+  if (query.expiringWithin !== null && !(row.expiry && row.expiry.phasesLeft <= query.expiringWithin)) return false;
+  if (query.violatedInWindow && row.violationsInWindow === 0) return false;
+  if (query.eligibility === 'eligible' && !row.maturity.eligible) return false;
+  if (query.eligibility === 'not_eligible' && row.maturity.eligible) return false;
+  return true;
 }
 
 /** Whether a query filters the rows in scope (else its page is a slice of one sort order). */

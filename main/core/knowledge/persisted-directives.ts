@@ -1,10 +1,10 @@
 import type { z } from 'zod';
-import type { DirectiveRow, DirectivesQuery } from '../../../shared/contract/knowledge';
+import { DirectiveRow, type DirectivesQuery } from '../../../shared/contract/knowledge';
 import type { DerivedStore } from '../store-index/derived-store';
 import type { TimeSlicer } from '../platform/util/time-slicer';
 import { sourceOfRow } from './directive-rows';
 import { decodeDirectiveRow, encodeDirectiveRow } from './directive-row-codec';
-import { directivesPage, isFiltered, listDirectives, sortedDirectives, type DirectiveSource } from './directive-list';
+import { directivesPage, isFiltered, listDirectives, passesQuickFilters, sortedDirectives, type DirectiveFacts, type DirectiveSource } from './directive-list';
 import type { DirectiveCounts } from './directive-scope';
 
 type Query = z.output<typeof DirectivesQuery>;
@@ -14,8 +14,9 @@ type Query = z.output<typeof DirectivesQuery>;
  * without its keys by directive-row-codec.ts, the
  * part numbered by its lesson's rid, so a row is written again only when it changed), the rids in
  * file order and, per scope and sort order, the rids in that order with the quick-filter counts.
- * A page of an unfiltered query then reads its own rows only; a filtered one reads every row and
- * runs the model's listDirectives over them. Both give what the model gives.
+ * and what the quick filters read of each row (DirectiveFacts, a few numbers a row). A page of an
+ * unfiltered or quick-filtered query then reads its own rows only; one that searches text reads
+ * every row and runs the model's listDirectives over them. All give what the model gives.
  */
 
 const ROWS = 'directive-rows';
@@ -28,6 +29,31 @@ const ROWS_PER_WRITE = 250;
 /** Part 0 of the orders holds every row's rid in file order; then one part per scope and sort. */
 const FILE_ORDER = 0;
 const orderPart = (includeInactive: boolean, sort: Query['sort']) => 1 + SCOPES.indexOf(includeInactive) * SORT_ORDERS.length + SORT_ORDERS.indexOf(sort);
+/** After the orders: every row's DirectiveFacts in file order, FACT_WIDTH numbers a row (encodeFacts). */
+const FACTS = 1 + SCOPES.length * SORT_ORDERS.length;
+
+const PRIORITIES = DirectiveRow.shape.priority.options;
+const TIERS = DirectiveRow.shape.tier.options;
+const FACT_WIDTH = 5;
+
+/** Rows' quick-filter facts as one flat array: priority and tier by their place in the contract's enums, phases left (null: no expiry), violations in the window, eligible (1/0). */
+function encodeFacts(rows: readonly DirectiveRow[]): (number | null)[] {
+  const flat: (number | null)[] = [];
+  for (const row of rows) flat.push(PRIORITIES.indexOf(row.priority), TIERS.indexOf(row.tier), row.expiry ? row.expiry.phasesLeft : null, row.violationsInWindow, row.maturity.eligible ? 1 : 0);
+  return flat;
+}
+
+function decodeFacts(flat: readonly (number | null)[], at: number): DirectiveFacts {
+  const base = at * FACT_WIDTH;
+  const phasesLeft = flat[base + 2]!;
+  return {
+    priority: PRIORITIES[flat[base]!]!,
+    tier: TIERS[flat[base + 1]!]!,
+    expiry: phasesLeft === null ? null : { phasesLeft },
+    violationsInWindow: flat[base + 3]!,
+    maturity: { eligible: flat[base + 4] === 1 },
+  };
+}
 
 interface StoredOrder {
   /** Rids of the rows in scope, in the sort order. */
@@ -60,7 +86,8 @@ export class PersistedDirectives {
 
   /** Stores the model's rows and orders under `stamp` (orders come from the model's memo: requests reuse them). */
   async save(model: DirectiveSource, stamp: string, slicer: TimeSlicer): Promise<void> {
-    if (this.store.storedStamp(ROWS) === stamp && this.store.storedStamp(ORDERS) === stamp) return;
+    // An index kept before the facts part existed is written again once (its orders lack it).
+    if (this.store.storedStamp(ROWS) === stamp && this.store.readParts(ORDERS, stamp, [FACTS]) !== null) return;
     this.store.invalidate(ORDERS);
     this.store.invalidate(ROWS);
     if (this.stored.size === 0) this.store.dropParts(ROWS);
@@ -89,22 +116,31 @@ export class PersistedDirectives {
         await slicer.yield();
       }
     }
+    orders[FACTS] = JSON.stringify(encodeFacts(rows));
     this.store.writeParts(ORDERS, 0, orders);
     this.store.finishValue(ORDERS, stamp, orders.length);
   }
 
   /** A Directives answer from the rows stored at `stamp`, or null when none are. */
   page(query: Query, stamp: string, asOf: number): ReturnType<typeof listDirectives> | null {
-    if (isFiltered(query)) {
+    if (query.q.trim() !== '') {
       const source = this.source(stamp, asOf);
       return source ? listDirectives(source, query) : null;
     }
-    const [orderText] = this.store.readParts(ORDERS, stamp, [orderPart(query.includeInactive, query.sort)]) ?? [];
-    if (orderText === undefined) return null;
-    const { order, counts } = JSON.parse(orderText) as StoredOrder;
-    const texts = this.store.readParts(ROWS, stamp, order.slice(query.offset, query.offset + query.limit));
+    const scoped = orderPart(query.includeInactive, query.sort);
+    const parts = this.store.readParts(ORDERS, stamp, isFiltered(query) ? [scoped, FILE_ORDER, FACTS] : [scoped]);
+    if (!parts) return null;
+    const { order, counts } = JSON.parse(parts[0]!) as StoredOrder;
+    const matches = parts.length === 1 ? order : this.quickFiltered(order, JSON.parse(parts[1]!) as number[], JSON.parse(parts[2]!) as (number | null)[], query);
+    const texts = this.store.readParts(ROWS, stamp, matches.slice(query.offset, query.offset + query.limit));
     if (!texts) return null;
-    return directivesPage(order.length, texts.map(decodeDirectiveRow), counts, asOf);
+    return directivesPage(matches.length, texts.map(decodeDirectiveRow), counts, asOf);
+  }
+
+  /** The rids of `order` whose facts pass the query's quick filters, in that order (listDirectives' filter, on the kept facts). */
+  private quickFiltered(order: readonly number[], fileOrder: readonly number[], facts: readonly (number | null)[], query: Query): number[] {
+    const at = new Map(fileOrder.map((rid, i) => [rid, i]));
+    return order.filter((rid) => passesQuickFilters(decodeFacts(facts, at.get(rid)!), query));
   }
 
   /** Every stored row in file order, as a source listDirectives can filter (read once per stamp). */

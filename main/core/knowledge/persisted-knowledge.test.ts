@@ -7,7 +7,7 @@ import { generateDemoWorkspace } from '../../demo/generate';
 import { resolveWorkspacePaths } from '../platform/paths/workspace-paths';
 import { StoreIndexService } from '../store-index/store-index-service';
 import { entryId } from '../rules/entry-fields';
-import { listDirectives } from './directive-list';
+import { isFiltered, listDirectives } from './directive-list';
 import { entryDetail } from './entry-detail';
 import { KnowledgeService } from './knowledge-service';
 import type { KnowledgeModel } from './knowledge-model';
@@ -52,6 +52,11 @@ const QUERIES = [
   { violatedInWindow: true },
   { sort: 'shown', offset: 100_000 },
   { includeInactive: true, sort: 'priority', limit: 7, offset: 3 },
+  { eligibility: 'eligible', includeInactive: true, sort: 'expiry', offset: 2, limit: 9 },
+  { priority: ['critical', 'low'], tier: ['swarm', 'link'], sort: 'signal' },
+  { expiringWithin: 8, includeInactive: true, sort: 'updated' },
+  { expiringWithin: 6, sort: 'expiry' },
+  { violatedInWindow: true, sort: 'violations', offset: 1 },
 ].map((q) => ({ q: '', priority: [], tier: [], includeInactive: false, expiringWithin: null, violatedInWindow: false, eligibility: 'any', sort: 'priority', limit: 100, offset: 0, ...q }) as Parameters<typeof listDirectives>[1]);
 
 /** Ids worth comparing: lessons with counterparts (ties included), without, other collections, a tier asked for. */
@@ -111,6 +116,9 @@ describe('derived knowledge state kept in the index', () => {
       probes.forEach((probe, i) => expect(details[i], probe.id).toEqual(modelDetail(model, probe)));
       QUERIES.forEach((query, i) => expect(pages[i]).toEqual(listDirectives(model, query)));
       expect(pages.some((p) => p!.total > 0 && p!.rows.length > 0)).toBe(true);
+      // Quick filters are answered from the kept facts without reading every row: most of them must select something.
+      const quick = QUERIES.map((query, i) => [query, pages[i]!] as const).filter(([query]) => isFiltered(query) && query.q === '');
+      expect(quick.filter(([, page]) => page.total > 0).length).toBeGreaterThanOrEqual(6);
       const { duplicatesFreshness, ...kept } = inboxes;
       expect(duplicatesFreshness.stale).toBe(false);
       expect(kept.duplicates.some((g) => g.clusters.length > 0)).toBe(true);
