@@ -21,6 +21,9 @@ function haystackOf(row: DirectiveRow): string {
   return text;
 }
 
+/** Whether a row's search text (lesson, triggers, actions, checks, id) holds `q`, already trimmed and lower-cased. */
+export const matchesText = (row: DirectiveRow, q: string): boolean => haystackOf(row).includes(q);
+
 /** The rows in scope (active only unless asked) and the quick-filter counts, once per model. */
 const scopeOf = (model: DirectiveSource, includeInactive: boolean): DirectiveScope =>
   model.cached(scopeKey(includeInactive), () => directiveScope(model.directiveRows(), includeInactive));
@@ -35,7 +38,7 @@ export function listDirectives(model: DirectiveSource, query: Query) {
   const q = query.q.trim().toLowerCase();
   const { sorted, counts } = sortedDirectives(model, query.includeInactive, query.sort);
   const filtered = isFiltered(query);
-  const matches = !filtered ? sorted : sorted.filter((row) => passesQuickFilters(row, query) && (!q || haystackOf(row).includes(q)));
+  const matches = !filtered ? sorted : sorted.filter((row) => passesQuickFilters(row, query) && (!q || matchesText(row, q)));
   return directivesPage(matches.length, matches.slice(query.offset, query.offset + query.limit), counts, model.asOf);
 }
 

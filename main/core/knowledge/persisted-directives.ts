@@ -4,7 +4,7 @@ import type { DerivedStore } from '../store-index/derived-store';
 import type { TimeSlicer } from '../platform/util/time-slicer';
 import { sourceOfRow } from './directive-rows';
 import { decodeDirectiveRow, encodeDirectiveRow } from './directive-row-codec';
-import { directivesPage, isFiltered, listDirectives, passesQuickFilters, sortedDirectives, type DirectiveFacts, type DirectiveSource } from './directive-list';
+import { directivesPage, isFiltered, matchesText, passesQuickFilters, sortedDirectives, type DirectiveFacts, type DirectiveSource, type listDirectives } from './directive-list';
 import type { DirectiveCounts } from './directive-scope';
 
 type Query = z.output<typeof DirectivesQuery>;
@@ -16,7 +16,8 @@ type Query = z.output<typeof DirectivesQuery>;
  * file order and, per scope and sort order, the rids in that order with the quick-filter counts.
  * and what the quick filters read of each row (DirectiveFacts, a few numbers a row). A page of an
  * unfiltered or quick-filtered query then reads its own rows only; one that searches text reads
- * every row and runs the model's listDirectives over them. All give what the model gives.
+ * the stored text of every row in scope and decodes only those that hold the search text. All
+ * give what the model's listDirectives gives.
  */
 
 const ROWS = 'directive-rows';
@@ -61,26 +62,11 @@ interface StoredOrder {
   counts: DirectiveCounts;
 }
 
-/** A Directives source over stored rows (what listDirectives reads of a model). */
-class StoredDirectives implements DirectiveSource {
-  private readonly memo = new Map<string, unknown>();
-  constructor(
-    private readonly rows: DirectiveRow[],
-    readonly asOf: number,
-  ) {}
-  directiveRows(): DirectiveRow[] {
-    return this.rows;
-  }
-  cached<T>(key: string, compute: () => T): T {
-    if (!this.memo.has(key)) this.memo.set(key, compute());
-    return this.memo.get(key) as T;
-  }
-}
-
 export class PersistedDirectives {
   /** The row stored under each rid by this process (empty: what is stored is unknown). */
   private readonly stored = new Map<number, DirectiveRow>();
-  private all: { stamp: string; source: StoredDirectives } | null = null;
+  /** The stored text of every row, lower-cased, for text searches (read once per stamp). */
+  private searchable: { stamp: string; texts: Map<number, string> } | null = null;
 
   constructor(private readonly store: DerivedStore) {}
 
@@ -123,10 +109,8 @@ export class PersistedDirectives {
 
   /** A Directives answer from the rows stored at `stamp`, or null when none are. */
   page(query: Query, stamp: string, asOf: number): ReturnType<typeof listDirectives> | null {
-    if (query.q.trim() !== '') {
-      const source = this.source(stamp, asOf);
-      return source ? listDirectives(source, query) : null;
-    }
+    const text = query.q.trim().toLowerCase();
+    if (text !== '') return this.searched(query, text, stamp, asOf);
     const scoped = orderPart(query.includeInactive, query.sort);
     const parts = this.store.readParts(ORDERS, stamp, isFiltered(query) ? [scoped, FILE_ORDER, FACTS] : [scoped]);
     if (!parts) return null;
@@ -143,13 +127,41 @@ export class PersistedDirectives {
     return order.filter((rid) => passesQuickFilters(decodeFacts(facts, at.get(rid)!), query));
   }
 
-  /** Every stored row in file order, as a source listDirectives can filter (read once per stamp). */
-  private source(stamp: string, asOf: number): StoredDirectives | null {
-    if (this.all?.stamp === stamp && this.store.storedStamp(ROWS) === stamp) return this.all.source;
+  /**
+   * A text search on the kept rows: the rows in scope in the sort order whose search text holds
+   * `text` and which pass the quick filters. A row is decoded only when its stored text, lower-cased,
+   * holds `text` as JSON writes it: where JSON writes `text` as is (no quote, backslash or control
+   * character, so no line break either and no match across two fields), a row whose stored text
+   * lacks it cannot match.
+   */
+  private searched(query: Query, text: string, stamp: string, asOf: number): ReturnType<typeof listDirectives> | null {
+    const [orderText] = this.store.readParts(ORDERS, stamp, [orderPart(query.includeInactive, query.sort)]) ?? [];
+    const texts = orderText === undefined ? null : this.searchableTexts(stamp);
+    if (orderText === undefined || !texts) return null;
+    const { order, counts } = JSON.parse(orderText) as StoredOrder;
+    const needle = JSON.stringify(text) === `"${text}"` ? text : null;
+    const matches: number[] = [];
+    for (const rid of order) {
+      const lower = texts.get(rid);
+      if (lower === undefined) return null;
+      if (needle !== null && !lower.includes(needle)) continue;
+      matches.push(rid);
+    }
+    const candidates = this.store.readParts(ROWS, stamp, matches);
+    if (!candidates) return null;
+    const rows = candidates.map(decodeDirectiveRow).filter((row) => passesQuickFilters(row, query) && matchesText(row, text));
+    return directivesPage(rows.length, rows.slice(query.offset, query.offset + query.limit), counts, asOf);
+  }
+
+  /** Every stored row's text, lower-cased, by rid (read once per stamp). */
+  private searchableTexts(stamp: string): Map<number, string> | null {
+    if (this.searchable?.stamp === stamp && this.store.storedStamp(ROWS) === stamp) return this.searchable.texts;
     const [fileOrder] = this.store.readParts(ORDERS, stamp, [FILE_ORDER]) ?? [];
-    const texts = fileOrder === undefined ? null : this.store.readParts(ROWS, stamp, JSON.parse(fileOrder) as number[]);
+    if (fileOrder === undefined) return null;
+    const rids = JSON.parse(fileOrder) as number[];
+    const texts = this.store.readParts(ROWS, stamp, rids);
     if (!texts) return null;
-    this.all = { stamp, source: new StoredDirectives(texts.map(decodeDirectiveRow), asOf) };
-    return this.all.source;
+    this.searchable = { stamp, texts: new Map(rids.map((rid, i) => [rid, texts[i]!.toLowerCase()])) };
+    return this.searchable.texts;
   }
 }

@@ -57,6 +57,10 @@ const QUERIES = [
   { expiringWithin: 8, includeInactive: true, sort: 'updated' },
   { expiringWithin: 6, sort: 'expiry' },
   { violatedInWindow: true, sort: 'violations', offset: 1 },
+  { q: '  Before ', sort: 'signal', offset: 5 },
+  { q: 'run the', includeInactive: true, priority: ['high', 'medium'], sort: 'updated' },
+  { q: '"THE exact' },
+  { q: 'c:\\work' },
 ].map((q) => ({ q: '', priority: [], tier: [], includeInactive: false, expiringWithin: null, violatedInWindow: false, eligibility: 'any', sort: 'priority', limit: 100, offset: 0, ...q }) as Parameters<typeof listDirectives>[1]);
 
 /** Ids worth comparing: lessons with counterparts (ties included), without, other collections, a tier asked for. */
@@ -84,6 +88,9 @@ beforeAll(async () => {
   project = path.join(root, 'project');
   hive = path.join(root, 'hive');
   generateDemoWorkspace({ projectDir: project, hiveDir: hive, seed: 11, scale: { knowledgeEntries: 3000 } });
+  // A directive whose text JSON escapes (quotes, a backslash): a text search must find it through the kept rows too.
+  const quoting = swarmEntryV2({ id: '7a1c0f7e-1111-4222-8333-444455556666', lesson: 'Quote "the exact path" as C:\\work\\tmp in the handoff note.' });
+  fs.appendFileSync(path.join(project, '.swarm', 'knowledge.jsonl'), `${JSON.stringify(quoting)}\n`);
   const first = open();
   await first.index.ready;
   await first.service.settled();
@@ -119,6 +126,9 @@ describe('derived knowledge state kept in the index', () => {
       // Quick filters are answered from the kept facts without reading every row: most of them must select something.
       const quick = QUERIES.map((query, i) => [query, pages[i]!] as const).filter(([query]) => isFiltered(query) && query.q === '');
       expect(quick.filter(([, page]) => page.total > 0).length).toBeGreaterThanOrEqual(6);
+      // Searches for text JSON escapes in the kept rows find the directive that holds it.
+      const escaping = QUERIES.map((query, i) => [query, pages[i]!] as const).filter(([query]) => /["\\]/.test(query.q));
+      expect(escaping.map(([, page]) => page.rows.map((row) => row.id))).toEqual([['7a1c0f7e-1111-4222-8333-444455556666'], ['7a1c0f7e-1111-4222-8333-444455556666']]);
       const { duplicatesFreshness, ...kept } = inboxes;
       expect(duplicatesFreshness.stale).toBe(false);
       expect(kept.duplicates.some((g) => g.clusters.length > 0)).toBe(true);
