@@ -1,5 +1,6 @@
 import type { IndexDb } from './open-index';
 import { Dictionary, compareNullable, grow, nullLow } from './column-utils';
+import { readColumns, specHash, writeColumns, type ColumnState } from './column-snapshot';
 
 export { facetList } from './column-utils';
 
@@ -50,6 +51,14 @@ export class ColumnCache {
    */
   private postings = new Map<string, { starts: Uint32Array; rows: Uint32Array; covered: number }>();
   private state: 'full' | 'append' | 'fresh' = 'full';
+  /** The columns' identity in a kept snapshot (column-snapshot.ts). */
+  private readonly spec: string;
+  /** Whether the kept snapshot was tried (once: at the first load of a session). */
+  private snapshotTried = false;
+  /** Rows in the snapshot kept in the index, as far as this session knows (-1: none known). */
+  private keptSize = -1;
+  /** Rows this session took from the kept snapshot instead of reading them (tests and the bench read it). */
+  restoredRows = 0;
 
   constructor(
     private readonly db: IndexDb,
@@ -57,7 +66,51 @@ export class ColumnCache {
     private readonly columns: ColumnSpec[],
     /** For entries: a JSON array column of tags. */
     private readonly tagsSql: string | null = null,
-  ) {}
+  ) {
+    this.spec = specHash({ table, columns, tagsSql });
+  }
+
+  /**
+   * Keeps what is loaded in the index for the next session (column-snapshot.ts), unless nothing
+   * changed since it was kept or the cache is out of date (a rewrite it has not reloaded).
+   */
+  keep(): void {
+    if (this.state === 'full' || this.size === this.keptSize) return;
+    writeColumns(this.db, this.table, this.snapshot(), this.spec);
+    this.keptSize = this.size;
+  }
+
+  private snapshot(): ColumnState {
+    return {
+      size: this.size,
+      lastRid: this.lastRid,
+      rids: this.rids,
+      codes: this.codes,
+      numbers: this.numbers,
+      dictionaries: new Map([...this.dictionaries].map(([name, dictionary]) => [name, dictionary.values])),
+      tagStarts: this.tagsSql ? this.tagStarts : null,
+      tagCodes: this.tagsSql ? this.tagCodes : null,
+      tagCount: this.tagCount,
+      tagValues: this.tagsSql ? this.tagDictionary.values.map(String) : null,
+    };
+  }
+
+  /** Takes the kept snapshot when it still holds only rows the table has; rows after it load as appended ones. */
+  private restore(): void {
+    const kept = readColumns(this.db, this.table, this.spec);
+    // Tag codes are places in the tag dictionary: only an empty one can take the kept places.
+    if (!kept || (this.tagsSql && (!kept.tagStarts || !kept.tagCodes || !kept.tagValues || this.tagDictionary.values.length > 0))) return;
+    ({ size: this.size, lastRid: this.lastRid, rids: this.rids, codes: this.codes, numbers: this.numbers } = kept);
+    this.dictionaries = new Map([...kept.dictionaries].map(([name, values]) => [name, Dictionary.of(values)]));
+    if (this.tagsSql) {
+      this.tagStarts = kept.tagStarts!;
+      this.tagCodes = kept.tagCodes!;
+      this.tagCount = kept.tagCount;
+      for (const tag of kept.tagValues!) this.tagDictionary.code(tag);
+    }
+    this.keptSize = kept.size;
+    this.restoredRows = kept.size;
+  }
 
   /** Called after every change to the table: appended rows are loaded next time, anything else rebuilds. */
   invalidate(kind: 'append' | 'full'): void {
@@ -103,6 +156,10 @@ export class ColumnCache {
       this.histograms.clear();
       this.postings.clear();
       this.state = 'append';
+      if (!this.snapshotTried) {
+        this.snapshotTried = true;
+        this.restore();
+      }
     }
     const pending = (this.db.prepare(`SELECT count(*) FROM ${this.table} WHERE rid > ?`).pluck().get(this.lastRid) as number) ?? 0;
     const incoming = Math.min(pending, limit);

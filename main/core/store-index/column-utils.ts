@@ -4,6 +4,12 @@
 export class Dictionary {
   private readonly codes = new Map<string | null, number>();
   readonly values: (string | null)[] = [];
+  /** A dictionary whose codes are the places of `values` (distinct), as a kept cache recorded them. */
+  static of(values: readonly (string | null)[]): Dictionary {
+    const dictionary = new Dictionary();
+    for (const value of values) dictionary.code(value);
+    return dictionary;
+  }
   code(value: string | null): number {
     let code = this.codes.get(value);
     if (code === undefined) {

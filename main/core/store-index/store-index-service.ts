@@ -174,6 +174,17 @@ export class StoreIndexService {
       while (!this.closed && !cache.warmSlice(WARM_SLICE_ROWS)) await yieldNow();
       if (this.closed) return;
       cache.warm(columns, ridIndex);
+      // Kept for the next session, which then loads only what changed (column-snapshot.ts).
+      this.keepColumns(cache);
+    }
+  }
+
+  /** Keeps a column cache in the index; a failure only costs the next session its full load. */
+  private keepColumns(cache: ColumnCache): void {
+    try {
+      cache.keep();
+    } catch (error) {
+      console.warn(`[index] could not keep a column cache for the next session: ${(error as Error).message}`);
     }
   }
 
@@ -353,6 +364,8 @@ export class StoreIndexService {
     await this.linkCheck.catch(() => undefined);
     await this.watcher?.close();
     await this.idle();
+    // Rows appended since the warm-up are kept too (only when there are any: keep() checks).
+    for (const cache of Object.values(this.columns)) this.keepColumns(cache);
     await this.parser.close();
     this.lines.close();
     this.index.db.close();
