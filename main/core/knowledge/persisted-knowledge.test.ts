@@ -5,7 +5,9 @@ import type { EntryDetail } from '../../../shared/contract/knowledge';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoWorkspace } from '../../demo/generate';
 import { resolveWorkspacePaths } from '../platform/paths/workspace-paths';
+import Database from 'better-sqlite3';
 import { StoreIndexService } from '../store-index/store-index-service';
+import { INDEX_FILE_NAME } from '../store-index/schema';
 import { entryId } from '../rules/entry-fields';
 import { isFiltered, listDirectives } from './directive-list';
 import { entryDetail } from './entry-detail';
@@ -256,6 +258,45 @@ describe('counterparts from the kept postings', () => {
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
       ({ root, project, hive } = saved);
+    }
+  }, 120_000);
+
+  it("answers quick filters from the model on an index kept before the rows' facts were, and keeps them once", async () => {
+    let t = open();
+    try {
+      await t.index.ready;
+      await t.service.settled();
+    } finally {
+      await t.close();
+    }
+    // What an index kept by the code before the facts looks like: the orders without their last part.
+    const db = new Database(path.join(cacheDir(), INDEX_FILE_NAME));
+    const dropped = db.prepare("DELETE FROM derived_values WHERE name = 'directive-orders' AND part = (SELECT max(part) FROM derived_values WHERE name = 'directive-orders')").run();
+    db.close();
+    expect(dropped.changes).toBe(1);
+    const quick = QUERIES.find((query) => isFiltered(query) && query.q === '' && query.priority.length > 0)!;
+    const searched = QUERIES.find((query) => query.q.trim() !== '')!;
+
+    t = open();
+    try {
+      await t.index.ready;
+      expect(await t.service.directivesFromDisk(quick)).toBeNull();
+      expect(await t.service.directivesFromDisk(QUERIES[0]!)).not.toBeNull();
+      expect(await t.service.directivesFromDisk(searched)).not.toBeNull();
+      await t.service.model();
+      await t.service.settled();
+    } finally {
+      await t.close();
+    }
+
+    t = open();
+    try {
+      await t.index.ready;
+      const fromDisk = await t.service.directivesFromDisk(quick);
+      expect(fromDisk).not.toBeNull();
+      expect(fromDisk).toEqual(listDirectives(await t.service.model(), quick));
+    } finally {
+      await t.close();
     }
   }, 120_000);
 });
