@@ -72,6 +72,8 @@ export class PersistedDirectives {
 
   /** Stores the model's rows and orders under `stamp` (orders come from the model's memo: requests reuse them). */
   async save(model: DirectiveSource, stamp: string, slicer: TimeSlicer): Promise<void> {
+    // A model that keeps its rows answers searches itself from now on: the texts read for them can go.
+    this.searchable = null;
     // An index kept before the facts part existed is written again once (its orders lack it).
     if (this.store.storedStamp(ROWS) === stamp && this.store.readParts(ORDERS, stamp, [FACTS]) !== null) return;
     this.store.invalidate(ORDERS);
