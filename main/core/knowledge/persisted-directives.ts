@@ -10,22 +10,28 @@ import type { DirectiveCounts } from './directive-scope';
 type Query = z.output<typeof DirectivesQuery>;
 
 /**
- * The Directives view's rows kept in the index: every directive row (one stored part each, packed
- * without its keys by directive-row-codec.ts, the
- * part numbered by its lesson's rid, so a row is written again only when it changed), the rids in
- * file order and, per scope and sort order, the rids in that order with the quick-filter counts.
- * and what the quick filters read of each row (DirectiveFacts, a few numbers a row). A page of an
- * unfiltered or quick-filtered query then reads its own rows only; one that searches text reads
+ * The Directives view's rows kept in the index: every directive row (packed without its keys by
+ * directive-row-codec.ts), kept in blocks of consecutive rids (a block is one stored part, so a
+ * block is written again only when one of its rows changed or left, and the store deflates it:
+ * rows of neighbouring lessons share most of their phrases), the rids in file order and, per scope
+ * and sort order, the rids in that order with the quick-filter counts, and what the quick filters
+ * read of each row (DirectiveFacts, a few numbers a row). A page of an unfiltered or
+ * quick-filtered query then reads the blocks of its own rows only; one that searches text reads
  * the stored text of every row in scope and decodes only those that hold the search text. All
  * give what the model's listDirectives gives.
  */
 
-const ROWS = 'directive-rows';
+const ROWS = 'directive-row-blocks';
+/** Where an older version kept one row per part: dropped when the blocks are first written. */
+const ROWS_ONE_PER_PART = 'directive-rows';
+/** A block holds the rows of 64 consecutive rids, as JSON `[[rid, row text], …]` in rid order. */
+const RIDS_PER_BLOCK = 64;
+const blockOf = (rid: number) => Math.floor(rid / RIDS_PER_BLOCK);
+/** Blocks written per transaction (a few ms each). */
+const BLOCKS_PER_WRITE = 8;
 const ORDERS = 'directive-orders';
 const SORT_ORDERS: Query['sort'][] = ['priority', 'expiry', 'violations', 'signal', 'updated', 'shown'];
 const SCOPES = [false, true];
-/** Rows written per transaction (a few ms each). */
-const ROWS_PER_WRITE = 250;
 
 /** Part 0 of the orders holds every row's rid in file order; then one part per scope and sort. */
 const FILE_ORDER = 0;
@@ -78,20 +84,33 @@ export class PersistedDirectives {
     if (this.store.storedStamp(ROWS) === stamp && this.store.readParts(ORDERS, stamp, [FACTS]) !== null) return;
     this.store.invalidate(ORDERS);
     this.store.invalidate(ROWS);
-    if (this.stored.size === 0) this.store.dropParts(ROWS);
+    if (this.stored.size === 0) {
+      this.store.dropParts(ROWS);
+      this.store.invalidate(ROWS_ONE_PER_PART);
+      this.store.dropParts(ROWS_ONE_PER_PART);
+    }
     const rows = model.directiveRows();
     const ridOf = new Map<DirectiveRow, number>();
-    for (const row of rows) ridOf.set(row, sourceOfRow(row)!.rid);
+    const blocks = new Map<number, DirectiveRow[]>();
+    for (const row of rows) {
+      const rid = sourceOfRow(row)!.rid;
+      ridOf.set(row, rid);
+      const block = blocks.get(blockOf(rid));
+      if (block) block.push(row);
+      else blocks.set(blockOf(rid), [row]);
+    }
+    // A block is written again when a row of it left or changed (rows are reused while their lesson and counters stay).
     const live = new Set(ridOf.values());
     const gone = [...this.stored.keys()].filter((rid) => !live.has(rid));
-    this.store.dropParts(ROWS, gone);
+    const changed = new Set(gone.map(blockOf));
+    for (const [row, rid] of ridOf) if (this.stored.get(rid) !== row) changed.add(blockOf(rid));
     for (const rid of gone) this.stored.delete(rid);
-    for (let from = 0; from < rows.length; from += ROWS_PER_WRITE) {
-      // Rows are reused while their lesson and counters stay, so the same row is the same text.
-      const changed = rows.slice(from, from + ROWS_PER_WRITE).filter((row) => this.stored.get(ridOf.get(row)!) !== row);
-      if (changed.length === 0) continue;
-      this.store.writePartsAt(ROWS, changed.map((row) => [ridOf.get(row)!, encodeDirectiveRow(row)] as const));
-      for (const row of changed) this.stored.set(ridOf.get(row)!, row);
+    this.store.dropParts(ROWS, [...changed].filter((block) => !blocks.has(block)));
+    const toWrite = [...changed].filter((block) => blocks.has(block)).sort((a, b) => a - b);
+    for (let from = 0; from < toWrite.length; from += BLOCKS_PER_WRITE) {
+      const batch = toWrite.slice(from, from + BLOCKS_PER_WRITE).map((block) => [block, blocks.get(block)!.sort((a, b) => ridOf.get(a)! - ridOf.get(b)!)] as const);
+      this.store.writePartsAt(ROWS, batch.map(([block, members]) => [block, JSON.stringify(members.map((row) => [ridOf.get(row)!, encodeDirectiveRow(row)]))] as const));
+      for (const [, members] of batch) for (const row of members) this.stored.set(ridOf.get(row)!, row);
       await slicer.yield();
     }
     this.store.finishValue(ROWS, stamp, null);
@@ -118,7 +137,7 @@ export class PersistedDirectives {
     if (!parts) return null;
     const { order, counts } = JSON.parse(parts[0]!) as StoredOrder;
     const matches = parts.length === 1 ? order : this.quickFiltered(order, JSON.parse(parts[1]!) as number[], JSON.parse(parts[2]!) as (number | null)[], query);
-    const texts = this.store.readParts(ROWS, stamp, matches.slice(query.offset, query.offset + query.limit));
+    const texts = this.rowTexts(stamp, matches.slice(query.offset, query.offset + query.limit));
     if (!texts) return null;
     return directivesPage(matches.length, texts.map(decodeDirectiveRow), counts, asOf);
   }
@@ -149,7 +168,7 @@ export class PersistedDirectives {
       if (needle !== null && !lower.includes(needle)) continue;
       matches.push(rid);
     }
-    const candidates = this.store.readParts(ROWS, stamp, matches);
+    const candidates = this.rowTexts(stamp, matches);
     if (!candidates) return null;
     const rows = candidates.map(decodeDirectiveRow).filter((row) => passesQuickFilters(row, query) && matchesText(row, text));
     return directivesPage(rows.length, rows.slice(query.offset, query.offset + query.limit), counts, asOf);
@@ -161,9 +180,19 @@ export class PersistedDirectives {
     const [fileOrder] = this.store.readParts(ORDERS, stamp, [FILE_ORDER]) ?? [];
     if (fileOrder === undefined) return null;
     const rids = JSON.parse(fileOrder) as number[];
-    const texts = this.store.readParts(ROWS, stamp, rids);
+    const texts = this.rowTexts(stamp, rids);
     if (!texts) return null;
     this.searchable = { stamp, texts: new Map(rids.map((rid, i) => [rid, texts[i]!.toLowerCase()])) };
     return this.searchable.texts;
+  }
+
+  /** The stored texts of the rows `rids`, in that order, read from their blocks; null when one is not stored at `stamp`. */
+  private rowTexts(stamp: string, rids: readonly number[]): string[] | null {
+    const blocks = this.store.readParts(ROWS, stamp, [...new Set(rids.map(blockOf))]);
+    if (!blocks) return null;
+    const byRid = new Map<number, string>();
+    for (const block of blocks) for (const [rid, text] of JSON.parse(block) as [number, string][]) byRid.set(rid, text);
+    const texts = rids.map((rid) => byRid.get(rid));
+    return texts.every((text) => text !== undefined) ? (texts as string[]) : null;
   }
 }

@@ -272,6 +272,11 @@ describe('counterparts from the kept postings', () => {
     // What an index kept by the code before the facts looks like: the orders without their last part.
     const db = new Database(path.join(cacheDir(), INDEX_FILE_NAME));
     const dropped = db.prepare("DELETE FROM derived_values WHERE name = 'directive-orders' AND part = (SELECT max(part) FROM derived_values WHERE name = 'directive-orders')").run();
+    // …and its rows one per part, before they were kept in blocks: dropped when the blocks are written.
+    const insertOld = db.prepare("INSERT INTO derived_values(name, part, value) VALUES ('directive-rows', ?, ?)");
+    for (const part of [-1, 3, 4]) insertOld.run(part, part < 0 ? '{"stamp":"old","parts":null}' : '["an old row"]');
+    const oldRows = (index: Database.Database) => index.prepare("SELECT count(*) FROM derived_values WHERE name = 'directive-rows'").pluck().get() as number;
+    expect(oldRows(db)).toBe(3);
     db.close();
     expect(dropped.changes).toBe(1);
     const quick = QUERIES.find((query) => isFiltered(query) && query.q === '' && query.priority.length > 0)!;
@@ -288,6 +293,9 @@ describe('counterparts from the kept postings', () => {
     } finally {
       await t.close();
     }
+    const reopened = new Database(path.join(cacheDir(), INDEX_FILE_NAME));
+    expect(oldRows(reopened)).toBe(0);
+    reopened.close();
 
     t = open();
     try {

@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import { inflateRawSync } from 'node:zlib';
+import Database from 'better-sqlite3';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -141,6 +143,28 @@ describe('column caches kept between sessions', () => {
     third.columns.entries.invalidate('full');
     expect(grown).toEqual(answers(third));
     expect(grown[0]!.total).toBe(340);
+  });
+
+  it('is kept deflated, and a snapshot kept as is (the format before) is read again from the rows', async () => {
+    const w = workspace();
+    fs.writeFileSync(w.knowledge, entries(0, 300));
+    await (await w.open()).close();
+    const reopened = await w.open();
+    expect(reopened.columns.entries.restoredRows).toBe(300);
+    const file = reopened.db.name;
+    await reopened.close();
+    const db = new Database(file);
+    const blob = db.prepare("SELECT value FROM derived_values WHERE name = 'columns:entries'").pluck().get() as Buffer;
+    const inflated = inflateRawSync(blob);
+    expect(blob.length).toBeLessThan(inflated.length / 2);
+    expect(decodeColumns(inflated, 'other columns')).toBeNull(); // a snapshot, of columns other than these
+    db.prepare("UPDATE derived_values SET value = ? WHERE name = 'columns:entries'").run(inflated);
+    db.close();
+
+    const again = await w.open();
+    expect(again.columns.entries.restoredRows).toBe(0);
+    expect(answers(again)[0]!.total).toBe(300);
+    await again.close();
   });
 
   it('is never taken once a row it holds left the table (a rewrite), even when as many rows came back', async () => {

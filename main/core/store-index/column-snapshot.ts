@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { IndexDb } from './open-index';
 
 /**
@@ -7,7 +8,8 @@ import type { IndexDb } from './open-index';
  * that read is about 0.4 s, at a million events several seconds).
  *
  * Kept as one blob in `derived_values` (name `columns:<table>`): a JSON header (format, the
- * column list it was made for, sizes, dictionaries) and the typed arrays' bytes. It is trusted for
+ * column list it was made for, sizes, dictionaries) and the typed arrays' bytes, deflated (a fifth
+ * of the size at 20,000 entries: codes repeat, numbers are narrow; inflating 1.5 MB takes about 5 ms). It is trusted for
  * the rows it holds only while none of them left the table. That is checkable in two cheap counts
  * because rows are only ever inserted (with AUTOINCREMENT rids, never reused) or deleted, never
  * updated in place (writer.ts): the table still has every kept row exactly when its row count
@@ -15,7 +17,8 @@ import type { IndexDb } from './open-index';
  * appended ones.
  */
 
-const FORMAT = 1;
+/** 2: the blob deflated (1 was kept as is, and is read again from the rows). */
+const FORMAT = 2;
 const nameOf = (table: string) => `columns:${table}`;
 
 /** What a column cache holds, as the snapshot keeps it. */
@@ -147,7 +150,7 @@ export function readColumns(db: IndexDb, table: string, spec: string): ColumnSta
   if (!Buffer.isBuffer(blob)) return null;
   let state: ColumnState<ArrayBuffer> | null;
   try {
-    state = decodeColumns(blob, spec);
+    state = decodeColumns(inflateRawSync(blob), spec);
   } catch {
     return null; // not a snapshot this code can read: the rows are read instead
   }
@@ -159,5 +162,6 @@ export function readColumns(db: IndexDb, table: string, spec: string): ColumnSta
 
 /** Keeps `state` for the next session (replacing what was kept). */
 export function writeColumns(db: IndexDb, table: string, state: ColumnState, spec: string): void {
-  db.prepare('INSERT OR REPLACE INTO derived_values(name, part, value) VALUES (?, 0, ?)').run(nameOf(table), encodeColumns(state, spec));
+  // Level 1: 1 % larger than the default level at 20,000 entries, in a quarter of the time (this runs on the thread that answers the page).
+  db.prepare('INSERT OR REPLACE INTO derived_values(name, part, value) VALUES (?, 0, ?)').run(nameOf(table), deflateRawSync(encodeColumns(state, spec), { level: 1 }));
 }

@@ -58,3 +58,28 @@ describe('derived store: lesson tokens', () => {
     }
   });
 });
+
+describe('derived store: kept values', () => {
+  it('keeps long parts deflated and short ones as text, and reads both back as written (text kept by an older version too)', () => {
+    const { db, derived } = store();
+    try {
+      const long = JSON.stringify(Array.from({ length: 400 }, (_, i) => ({ id: `lesson-${i}`, lesson: 'Run the single affected test file first — ünïcode kept.', shown: i })));
+      const short = '[1,2,3]';
+      derived.writeParts('kept', 0, [long, short]);
+      derived.writePartsAt('kept', [[5, long.slice(0, 600)]]);
+      derived.finishValue('kept', 'stamp-1', null);
+      const stored = db.prepare("SELECT part, value FROM derived_values WHERE name = 'kept' AND part >= 0 ORDER BY part").all() as { part: number; value: string | Buffer }[];
+      expect(stored.map((row) => typeof row.value)).toEqual(['object', 'string', 'object']);
+      expect((stored[0]!.value as Buffer).length).toBeLessThan(Buffer.byteLength(long) / 5);
+      expect(derived.readParts('kept', 'stamp-1', [5, 1, 0])).toEqual([long.slice(0, 600), short, long]);
+      expect(derived.readParts('kept', 'stamp-2', [0])).toBeNull();
+
+      // A value an older version kept as text, however long, reads as it was written.
+      db.prepare("INSERT INTO derived_values(name, part, value) VALUES ('old', 0, ?)").run(long);
+      derived.finishValue('old', 'stamp-1', 1);
+      expect(derived.readValue('old', 'stamp-1')).toEqual([long]);
+    } finally {
+      db.close();
+    }
+  });
+});

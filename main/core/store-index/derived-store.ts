@@ -1,3 +1,4 @@
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { cachedPrepare } from './cached-prepare';
 import { ENTRY_COLUMNS } from './knowledge-source';
 import type Database from 'better-sqlite3';
@@ -34,6 +35,16 @@ export type IndexedEntryAt = IndexedEntryLine;
 const RID_CHUNK = 500;
 /** The part of a value holding its stamp and part count. */
 const HEADER = -1;
+
+/**
+ * Parts this long or longer are kept deflated (raw DEFLATE in a BLOB), shorter ones as text: the
+ * kept JSON (directive rows, orders of rids, inboxes) repeats its keys, phrases and digits, and
+ * was the largest thing in the index of a knowledge-heavy workspace. Reading takes either form,
+ * so values kept as text by an older version are still read.
+ */
+const PACK_FROM = 512;
+const packed = (value: string): string | Buffer => (value.length < PACK_FROM ? value : deflateRawSync(value));
+const unpacked = (value: string | Buffer): string => (typeof value === 'string' ? value : inflateRawSync(value).toString('utf8'));
 
 /**
  * A lesson's tokens, and a token's rids, as stored: 32-bit little-endian words (4 bytes each; a
@@ -80,15 +91,15 @@ export class DerivedStore {
     if (header === undefined) return null;
     const { stamp: stored, parts } = JSON.parse(header) as { stamp: string; parts: number | null };
     if (stored !== stamp || parts === null) return null;
-    const values = this.prepare('SELECT value FROM derived_values WHERE name = ? AND part >= 0 ORDER BY part').pluck().all(name) as string[];
-    return values.length === parts ? values : null;
+    const values = this.prepare('SELECT value FROM derived_values WHERE name = ? AND part >= 0 ORDER BY part').pluck().all(name) as (string | Buffer)[];
+    return values.length === parts ? values.map(unpacked) : null;
   }
 
   /** The given parts of a value stored under `stamp` (complete), in the order asked; null when not stored so. */
   readParts(name: string, stamp: string, parts: readonly number[]): string[] | null {
     if (this.storedStamp(name) !== stamp) return null;
-    const rows = this.prepare('SELECT part, value FROM derived_values WHERE name = ? AND part IN (SELECT value FROM json_each(?))').all(name, JSON.stringify(parts)) as { part: number; value: string }[];
-    const byPart = new Map(rows.map((row) => [row.part, row.value]));
+    const rows = this.prepare('SELECT part, value FROM derived_values WHERE name = ? AND part IN (SELECT value FROM json_each(?))').all(name, JSON.stringify(parts)) as { part: number; value: string | Buffer }[];
+    const byPart = new Map(rows.map((row) => [row.part, unpacked(row.value)]));
     const values = parts.map((part) => byPart.get(part));
     return values.every((value) => value !== undefined) ? (values as string[]) : null;
   }
@@ -107,13 +118,13 @@ export class DerivedStore {
   /** Writes parts `from`… of a value (one transaction). */
   writeParts(name: string, from: number, parts: readonly string[]): void {
     const insert = this.prepare('INSERT OR REPLACE INTO derived_values(name, part, value) VALUES (?, ?, ?)');
-    this.db.transaction(() => parts.forEach((value, i) => insert.run(name, from + i, value)))();
+    this.db.transaction(() => parts.forEach((value, i) => insert.run(name, from + i, packed(value))))();
   }
 
   /** Writes the given parts of a value (one transaction). */
   writePartsAt(name: string, parts: readonly (readonly [number, string])[]): void {
     const insert = this.prepare('INSERT OR REPLACE INTO derived_values(name, part, value) VALUES (?, ?, ?)');
-    this.db.transaction(() => parts.forEach(([part, value]) => insert.run(name, part, value)))();
+    this.db.transaction(() => parts.forEach(([part, value]) => insert.run(name, part, packed(value))))();
   }
 
   /** Drops the given parts of a value (all when none are given). */
