@@ -168,10 +168,15 @@ export class PersistedDirectives {
       if (needle !== null && !lower.includes(needle)) continue;
       matches.push(rid);
     }
-    const candidates = this.rowTexts(stamp, matches);
-    if (!candidates) return null;
-    const rows = candidates.map(decodeDirectiveRow).filter((row) => passesQuickFilters(row, query) && matchesText(row, text));
-    return directivesPage(rows.length, rows.slice(query.offset, query.offset + query.limit), counts, asOf);
+    // Filtered on the lower-cased texts: the quick filters' values (priorities, tiers, numbers) are
+    // lower-case already and matchesText lower-cases what it reads. Only the page's rows are read back as kept.
+    const found = matches.filter((rid) => {
+      const row = decodeDirectiveRow(texts.get(rid)!);
+      return passesQuickFilters(row, query) && matchesText(row, text);
+    });
+    const page = this.rowTexts(stamp, found.slice(query.offset, query.offset + query.limit));
+    if (!page) return null;
+    return directivesPage(found.length, page.map(decodeDirectiveRow), counts, asOf);
   }
 
   /** Every stored row's text, lower-cased, by rid (read once per stamp). */

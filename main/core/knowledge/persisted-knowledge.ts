@@ -138,7 +138,8 @@ export class PersistedKnowledge {
       let chunk: PostingList[] = [];
       let rids = 0;
       for (const grp of [0, 1]) {
-        for (const token of [...byToken[grp]!.keys()].sort((a, b) => a - b)) {
+        // In key order (derived-store.ts: the group, then the token as unsigned): each list is appended at the b-tree's end.
+        for (const token of [...byToken[grp]!.keys()].sort((a, b) => (a >>> 0) - (b >>> 0))) {
           const list = byToken[grp]!.get(token)!.sort((a, b) => a - b);
           chunk.push({ grp, token, rids: list });
           rids += list.length;

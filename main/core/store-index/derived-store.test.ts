@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DerivedStore, tokenBytes, tokensOf } from './derived-store';
+import { DerivedStore, ridListBytes, ridListOf, tokenBytes, tokensOf } from './derived-store';
 import { openIndex } from './open-index';
 
 /** A lesson's bigram tokens kept as 32-bit words: read back whole, and its postings dropped with it. */
@@ -28,6 +28,16 @@ describe('derived store: lesson tokens', () => {
     expect(tokensOf(padded.subarray(1))).toEqual(tokens);
   });
 
+  it('keeps a token\'s rids ascending, once each, as gaps of a byte or a few', () => {
+    const rids = [5, 1, 127, 128, 129, 16_511, 16_512, 2_097_152, 2 ** 31 + 7, 2 ** 40, 5];
+    const bytes = ridListBytes(rids);
+    expect(ridListOf(bytes)).toEqual([...new Set(rids)].sort((a, b) => a - b));
+    expect(ridListBytes([1, 2, 3, 4]).length).toBe(4);
+    expect(ridListBytes([300]).length).toBe(2);
+    expect(ridListOf(ridListBytes([]))).toEqual([]);
+    expect(() => ridListBytes([-1])).toThrow();
+  });
+
   it('finds lessons by shared tokens, merges lists and forgets a removed lesson\'s postings', () => {
     const { db, derived } = store();
     try {
@@ -45,12 +55,14 @@ describe('derived store: lesson tokens', () => {
       expect(derived.postedRids().sort()).toEqual([2, 3]);
       expect(derived.sharingTokens(0, [-5, 7, 11], 1)).toEqual([2]);
       // The token only lesson 1 held has no list left; the shared ones keep the other lessons.
-      expect(db.prepare('SELECT count(*) FROM derived_postings WHERE grp = 0 AND token = -5').pluck().get()).toBe(0);
-      expect(tokensOf(db.prepare('SELECT rids FROM derived_postings WHERE grp = 0 AND token = 7').pluck().get() as Buffer)).toEqual([2]);
+      // Keys: the group above the token's 32 bits as unsigned (-5 is 2^32 - 5).
+      expect(db.prepare('SELECT count(*) FROM derived_postings WHERE key = ?').pluck().get(2 ** 32 - 5)).toBe(0);
+      expect(db.prepare('SELECT key FROM derived_postings ORDER BY key').pluck().all()).toEqual([7, 11, 13, 2 ** 32 + 7, 2 ** 32 + 11]);
+      expect(ridListOf(db.prepare('SELECT rids FROM derived_postings WHERE key = 7').pluck().get() as Buffer)).toEqual([2]);
       // Lists grow by merging: a lesson added again is listed once, a new one joins.
       derived.addLessons([{ rid: 2, grp: 0, tokens: [7] }, { rid: 4, grp: 0, tokens: [7, 13] }], true);
       derived.addPostings([{ grp: 0, token: 13, rids: [2, 5] }]);
-      expect(tokensOf(db.prepare('SELECT rids FROM derived_postings WHERE grp = 0 AND token = 7').pluck().get() as Buffer).sort()).toEqual([2, 4]);
+      expect(ridListOf(db.prepare('SELECT rids FROM derived_postings WHERE key = 7').pluck().get() as Buffer)).toEqual([2, 4]);
       expect(derived.sharingTokens(0, [7, 13], 2)).toEqual([2, 4]);
       expect(derived.sharingTokens(0, [13, 13], 1)).toEqual([2, 4, 5]);
     } finally {

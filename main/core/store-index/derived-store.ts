@@ -46,10 +46,7 @@ const PACK_FROM = 512;
 const packed = (value: string): string | Buffer => (value.length < PACK_FROM ? value : deflateRawSync(value));
 const unpacked = (value: string | Buffer): string => (typeof value === 'string' ? value : inflateRawSync(value).toString('utf8'));
 
-/**
- * A lesson's tokens, and a token's rids, as stored: 32-bit little-endian words (4 bytes each; a
- * lesson's tokens as JSON text took 11, and a row per token and rid about 16).
- */
+/** A lesson's tokens as stored: 32-bit little-endian words (4 bytes each; as JSON text they took 11). */
 export function tokenBytes(tokens: readonly number[]): Buffer {
   const bytes = Buffer.alloc(tokens.length * 4);
   tokens.forEach((token, i) => bytes.writeInt32LE(token, i * 4));
@@ -60,6 +57,49 @@ export function tokensOf(bytes: Uint8Array): number[] {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   return Array.from({ length: bytes.byteLength >> 2 }, (_, i) => view.getInt32(i * 4, true));
 }
+
+/**
+ * A token's rids as stored: ascending, each as its distance from the one before in 7-bit groups
+ * (LEB128), low group first, the high bit set on every group but the last. Rids of one token are
+ * mostly close together, so most take a byte or two instead of 4.
+ */
+export function ridListBytes(rids: readonly number[]): Buffer {
+  const sorted = [...new Set(rids)].sort((a, b) => a - b);
+  const out: number[] = [];
+  let previous = 0;
+  for (const rid of sorted) {
+    if (!Number.isSafeInteger(rid) || rid < 0) throw new Error(`not a rid: ${rid}`);
+    let gap = rid - previous;
+    previous = rid;
+    while (gap >= 0x80) {
+      out.push((gap % 0x80) | 0x80);
+      gap = Math.floor(gap / 0x80);
+    }
+    out.push(gap);
+  }
+  return Buffer.from(out);
+}
+
+export function ridListOf(bytes: Uint8Array): number[] {
+  const rids: number[] = [];
+  let previous = 0;
+  for (let at = 0; at < bytes.length; ) {
+    let gap = 0;
+    let scale = 1;
+    let byte: number;
+    do {
+      byte = bytes[at++]!;
+      gap += (byte & 0x7f) * scale;
+      scale *= 0x80;
+    } while (byte & 0x80 && at < bytes.length);
+    previous += gap;
+    rids.push(previous);
+  }
+  return rids;
+}
+
+/** A posting list's key: the tier group above a token's 32 bits (as unsigned). */
+const postingKey = (grp: number, token: number) => grp * 0x1_0000_0000 + (token >>> 0);
 
 export class DerivedStore {
   private readonly prepare: (sql: string) => Database.Statement;
@@ -202,23 +242,23 @@ export class DerivedStore {
   }
 
   private listOf(grp: number, token: number): number[] {
-    const bytes = this.prepare('SELECT rids FROM derived_postings WHERE grp = ? AND token = ?').pluck().get(grp, token) as Buffer | undefined;
-    return bytes ? tokensOf(bytes) : [];
+    const bytes = this.prepare('SELECT rids FROM derived_postings WHERE key = ?').pluck().get(postingKey(grp, token)) as Buffer | undefined;
+    return bytes ? ridListOf(bytes) : [];
   }
 
   private writeList(grp: number, token: number, rids: readonly number[]): void {
-    if (rids.length === 0) this.prepare('DELETE FROM derived_postings WHERE grp = ? AND token = ?').run(grp, token);
-    else this.prepare('INSERT OR REPLACE INTO derived_postings(grp, token, rids) VALUES (?, ?, ?)').run(grp, token, tokenBytes(rids));
+    if (rids.length === 0) this.prepare('DELETE FROM derived_postings WHERE key = ?').run(postingKey(grp, token));
+    else this.prepare('INSERT OR REPLACE INTO derived_postings(key, rids) VALUES (?, ?)').run(postingKey(grp, token), ridListBytes(rids));
   }
 
   /** Rids of the group's lessons sharing at least `minShared` of the tokens (ascending). */
   sharingTokens(grp: number, tokens: readonly number[], minShared: number): number[] {
     if (tokens.length === 0) return [];
-    const lists = this.prepare('SELECT rids FROM derived_postings WHERE grp = ? AND token IN (SELECT value FROM json_each(?))')
+    const lists = this.prepare('SELECT rids FROM derived_postings WHERE key IN (SELECT value FROM json_each(?))')
       .pluck()
-      .all(grp, JSON.stringify([...new Set(tokens)])) as Buffer[];
+      .all(JSON.stringify([...new Set(tokens)].map((token) => postingKey(grp, token)))) as Buffer[];
     const shared = new Map<number, number>();
-    for (const list of lists) for (const rid of tokensOf(list)) shared.set(rid, (shared.get(rid) ?? 0) + 1);
+    for (const list of lists) for (const rid of ridListOf(list)) shared.set(rid, (shared.get(rid) ?? 0) + 1);
     return [...shared].filter(([, n]) => n >= minShared).map(([rid]) => rid).sort((a, b) => a - b);
   }
 

@@ -31,6 +31,9 @@ function configure(db: IndexDb, initialBuild = false): void {
   db.pragma('temp_store = FILE');
   db.pragma('cache_size = -16000');
   db.pragma('busy_timeout = 5000');
+  // The WAL is cut back to 4 MB after a checkpoint; else it keeps the size of the largest burst of
+  // writes (the knowledge warm-up's) for the whole session.
+  db.pragma('journal_size_limit = 4194304');
   // Line texts are read back from the store files (stored-lines.ts).
   registerStoredLine(db);
 }

@@ -105,11 +105,16 @@ describe('entry and event queries', () => {
     }
   });
 
-  it('indexes entry tags once the first build ends: tag filters and the drop of a file\'s rows use them', async () => {
+  it('keeps entry tags as one (tag, rid) b-tree, which tag filters search by tag', async () => {
     const { db } = await indexed();
     const planOf = (sql: string, ...params: unknown[]) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail).join(' | ');
-    expect(planOf('SELECT rid FROM entry_tags WHERE tag = ?', 'x')).toContain('INDEX entry_tags_tag (tag=?)');
-    expect(planOf('DELETE FROM entry_tags WHERE rid IN (SELECT rid FROM entries WHERE file_id = ?)', 1)).toContain('INDEX entry_tags_rid (rid=?)');
+    expect(planOf('SELECT rid FROM entry_tags WHERE tag = ?', 'x')).toContain('USING PRIMARY KEY (tag=?)');
+    expect(db.prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'entry_tags' AND sql IS NOT NULL").pluck().get()).toBe(0);
+    // A pair written twice is kept once.
+    const [pair] = db.prepare('SELECT tag, rid FROM entry_tags LIMIT 1').all() as { tag: string; rid: number }[];
+    expect(pair).toBeDefined();
+    db.prepare('INSERT INTO entry_tags(rid, tag) VALUES (?, ?)').run(pair!.rid, pair!.tag);
+    expect(db.prepare('SELECT count(*) FROM entry_tags WHERE tag = ? AND rid = ?').pluck().get(pair!.tag, pair!.rid)).toBe(1);
   });
 
   it('finds receipts by trace id and type, each shown with its own record\'s trace, type and time', async () => {
