@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { DirectiveRow, type DirectivesQuery } from '../../../shared/contract/knowledge';
-import type { DerivedStore } from '../store-index/derived-store';
+import { packedParts, type DerivedStore } from '../store-index/derived-store';
 import type { TimeSlicer } from '../platform/util/time-slicer';
 import { sourceOfRow } from './directive-rows';
 import { decodeDirectiveRow, encodeDirectiveRow } from './directive-row-codec';
@@ -113,7 +113,8 @@ export class PersistedDirectives {
     const toWrite = [...changed].filter((block) => blocks.has(block)).sort((a, b) => a - b);
     for (let from = 0; from < toWrite.length; from += BLOCKS_PER_WRITE) {
       const batch = toWrite.slice(from, from + BLOCKS_PER_WRITE).map((block) => [block, blocks.get(block)!.sort((a, b) => ridOf.get(a)! - ridOf.get(b)!)] as const);
-      this.store.writePartsAt(ROWS, batch.map(([block, members]) => [block, members.map((row) => `${ridOf.get(row)!}\t${encodeDirectiveRow(row)}`).join('\n')] as const));
+      const packed = await packedParts(batch.map(([, members]) => members.map((row) => `${ridOf.get(row)!}\t${encodeDirectiveRow(row)}`).join('\n')));
+      this.store.writePartsAt(ROWS, batch.map(([block], i) => [block, packed[i]!] as const));
       for (const [, members] of batch) for (const row of members) this.stored.set(ridOf.get(row)!, row);
       await slicer.yield();
     }
@@ -128,7 +129,7 @@ export class PersistedDirectives {
       }
     }
     orders[FACTS] = JSON.stringify(encodeFacts(rows));
-    this.store.writeParts(ORDERS, 0, orders);
+    this.store.writeParts(ORDERS, 0, await packedParts(orders));
     this.store.finishValue(ORDERS, stamp, orders.length);
   }
 

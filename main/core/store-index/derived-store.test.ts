@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DerivedStore, ridListBytes, ridListOf, tokenBytes, tokensOf } from './derived-store';
+import { DerivedStore, packedParts, ridListBytes, ridListOf, tokenBytes, tokensOf } from './derived-store';
 import { openIndex } from './open-index';
 
 /** A lesson's bigram tokens kept as 32-bit words: read back whole, and its postings dropped with it. */
@@ -72,7 +72,7 @@ describe('derived store: lesson tokens', () => {
 });
 
 describe('derived store: kept values', () => {
-  it('keeps long parts deflated and short ones as text, and reads both back as written (text kept by an older version too)', () => {
+  it('keeps long parts deflated and short ones as text, and reads both back as written (text kept by an older version too)', async () => {
     const { db, derived } = store();
     try {
       const long = JSON.stringify(Array.from({ length: 400 }, (_, i) => ({ id: `lesson-${i}`, lesson: 'Run the single affected test file first — ünïcode kept.', shown: i })));
@@ -85,6 +85,11 @@ describe('derived store: kept values', () => {
       expect((stored[0]!.value as Buffer).length).toBeLessThan(Buffer.byteLength(long) / 5);
       expect(derived.readParts('kept', 'stamp-1', [5, 1, 0])).toEqual([long.slice(0, 600), short, long]);
       expect(derived.readParts('kept', 'stamp-2', [0])).toBeNull();
+
+      // Parts packed off the thread are stored as they are, and read back the same.
+      derived.writeParts('kept', 0, await packedParts([short, long]));
+      expect(db.prepare("SELECT typeof(value) FROM derived_values WHERE name = 'kept' AND part IN (0, 1) ORDER BY part").pluck().all()).toEqual(['text', 'blob']);
+      expect(derived.readParts('kept', 'stamp-1', [0, 1, 5])).toEqual([short, long, long.slice(0, 600)]);
 
       // A value an older version kept as text, however long, reads as it was written.
       db.prepare("INSERT INTO derived_values(name, part, value) VALUES ('old', 0, ?)").run(long);

@@ -1,4 +1,5 @@
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { deflateRaw, deflateRawSync, inflateRawSync } from 'node:zlib';
 import { cachedPrepare } from './cached-prepare';
 import { ENTRY_COLUMNS } from './knowledge-source';
 import type Database from 'better-sqlite3';
@@ -40,10 +41,20 @@ const HEADER = -1;
  * Parts this long or longer are kept deflated (raw DEFLATE in a BLOB), shorter ones as text: the
  * kept JSON (directive rows, orders of rids, inboxes) repeats its keys, phrases and digits, and
  * was the largest thing in the index of a knowledge-heavy workspace. Reading takes either form,
- * so values kept as text by an older version are still read.
+ * so values kept as text by an older version are still read. Level 1: at 90,000 lessons the
+ * Directives orders, rewritten at every change, deflate in 21 ms at level 1 and 68 ms at zlib's
+ * default (0.94 vs 0.86 MB), the row blocks in 159 vs 244 ms (5.2 vs 4.8 MB).
  */
 const PACK_FROM = 512;
-const packed = (value: string): string | Buffer => (value.length < PACK_FROM ? value : deflateRawSync(value));
+const LEVEL = { level: 1 };
+const deflateRawAsync = promisify(deflateRaw);
+const packed = (value: string | Buffer): string | Buffer => (typeof value !== 'string' || value.length < PACK_FROM ? value : deflateRawSync(value, LEVEL));
+
+/** Parts as the store keeps them, deflated on zlib's thread pool rather than the thread that answers pages; writeParts and writePartsAt store them as they are. */
+export async function packedParts(values: readonly string[]): Promise<(string | Buffer)[]> {
+  return Promise.all(values.map((value) => (value.length < PACK_FROM ? value : deflateRawAsync(value, LEVEL))));
+}
+
 /** Output chunks of 256 KiB: with zlib's 16 KiB, inflating the 1,414 blocks of 90,000 lessons' directive rows took 56 ms instead of 33. */
 const unpacked = (value: string | Buffer): string => (typeof value === 'string' ? value : inflateRawSync(value, { chunkSize: 256 * 1024 }).toString('utf8'));
 
@@ -156,14 +167,14 @@ export class DerivedStore {
     this.prepare('DELETE FROM derived_values WHERE name = ? AND part = ?').run(name, HEADER);
   }
 
-  /** Writes parts `from`… of a value (one transaction). */
-  writeParts(name: string, from: number, parts: readonly string[]): void {
+  /** Writes parts `from`… of a value (one transaction); a Buffer is a part packed already (packedParts). */
+  writeParts(name: string, from: number, parts: readonly (string | Buffer)[]): void {
     const insert = this.prepare('INSERT OR REPLACE INTO derived_values(name, part, value) VALUES (?, ?, ?)');
     this.db.transaction(() => parts.forEach((value, i) => insert.run(name, from + i, packed(value))))();
   }
 
-  /** Writes the given parts of a value (one transaction). */
-  writePartsAt(name: string, parts: readonly (readonly [number, string])[]): void {
+  /** Writes the given parts of a value (one transaction); a Buffer is a part packed already (packedParts). */
+  writePartsAt(name: string, parts: readonly (readonly [number, string | Buffer])[]): void {
     const insert = this.prepare('INSERT OR REPLACE INTO derived_values(name, part, value) VALUES (?, ?, ?)');
     this.db.transaction(() => parts.forEach(([part, value]) => insert.run(name, part, packed(value))))();
   }
