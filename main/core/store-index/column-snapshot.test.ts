@@ -145,7 +145,7 @@ describe('column caches kept between sessions', () => {
     expect(grown[0]!.total).toBe(340);
   });
 
-  it('is kept deflated, and a snapshot kept as is (the format before) is read again from the rows', async () => {
+  it('is kept deflated for entries, and an entries snapshot kept as is (the format before) is read again from the rows', async () => {
     const w = workspace();
     fs.writeFileSync(w.knowledge, entries(0, 300));
     await (await w.open()).close();
