@@ -261,6 +261,75 @@ describe('counterparts from the kept postings', () => {
     }
   }, 120_000);
 
+  it('leaves removed lessons in the token lists until they would pass a quarter of the live ones, and answers as the model does meanwhile', async () => {
+    const saved = { root, project, hive };
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'persisted-dead-'));
+    project = path.join(root, 'project');
+    hive = path.join(root, 'hive');
+    try {
+      let seed = 9;
+      const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+      const words = ['pin', 'the', 'lockfile', 'run', 'tests', 'first', 'cache'];
+      const lesson = () => Array.from({ length: 3 + Math.floor(random() * 5) }, () => words[Math.floor(random() * words.length)]).join(' ');
+      const swarm = Array.from({ length: 150 }, (_, i) => swarmEntryV2({ id: `s-${i}`, lesson: lesson() }));
+      const hives = Array.from({ length: 600 }, (_, i) => hiveEntry({ id: `h-${i}`, lesson: lesson() }));
+      const knowledge = path.join(project, '.swarm', 'knowledge.jsonl');
+      fs.mkdirSync(path.dirname(knowledge), { recursive: true });
+      fs.mkdirSync(hive, { recursive: true });
+      fs.writeFileSync(knowledge, lines(swarm));
+      fs.writeFileSync(path.join(hive, 'shared-learnings.jsonl'), lines(hives));
+      const deadLessons = () => {
+        const db = new Database(path.join(cacheDir(), INDEX_FILE_NAME), { readonly: true });
+        try {
+          return [Number(db.prepare("SELECT value FROM derived_values WHERE name = 'bigrams-dead'").pluck().get() ?? 0), db.prepare('SELECT count(*) FROM derived_lessons').pluck().get()];
+        } finally {
+          db.close();
+        }
+      };
+      const settle = async () => {
+        const t = open();
+        await t.index.ready;
+        await t.service.settled();
+        await t.close();
+      };
+      const answersAsTheModel = async (left: readonly Record<string, unknown>[]) => {
+        const t = open();
+        try {
+          await t.index.ready;
+          const asked: Probe[] = [...left.map((e) => ({ id: e.id as string })), ...hives.slice(0, 120).map((e) => ({ id: e.id as string, tier: 'hive' as const }))];
+          const details: (EntryDetail | null)[] = [];
+          for (const probe of asked) details.push(await t.service.detailFromDisk(probe.id, probe.tier));
+          expect(t.service.builds).toBe(0);
+          const model = await t.service.model();
+          expect(details.filter((d) => d && d.counterparts.length > 0).length).toBeGreaterThan(50);
+          asked.forEach((probe, i) => expect(details[i], probe.id).toEqual(modelDetail(model, probe)));
+        } finally {
+          await t.close();
+        }
+      };
+      await settle();
+      expect(deadLessons()).toEqual([0, 750]);
+
+      // The project file is written again without one lesson: its 150 rids leave, 149 new ones come.
+      // 150 removed against 749 live: they stay in the lists.
+      let left = swarm.slice(1);
+      fs.writeFileSync(knowledge, lines(left));
+      await settle();
+      expect(deadLessons()).toEqual([150, 749]);
+      await answersAsTheModel(left);
+
+      // Again: 299 removed would pass a quarter of 748, so every list is written anew.
+      left = left.slice(1);
+      fs.writeFileSync(knowledge, lines(left));
+      await settle();
+      expect(deadLessons()).toEqual([0, 748]);
+      await answersAsTheModel(left);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+      ({ root, project, hive } = saved);
+    }
+  }, 120_000);
+
   it("answers quick filters from the model on an index kept before the rows' facts were, and keeps them once", async () => {
     let t = open();
     try {

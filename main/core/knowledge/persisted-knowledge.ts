@@ -35,6 +35,8 @@ const INBOXES = 'inboxes';
 const POSTINGS_BATCH = 200;
 /** Above this many new lessons their postings are written in key order. */
 const BULK_POSTINGS = 2000;
+/** Token lists are written again once removed lessons in them would exceed 1 / DEAD_SHARE of the live ones. */
+const DEAD_SHARE = 4;
 
 const tierGroup = (tier: EntryTier): number => (tier === 'hive' ? 1 : 0);
 
@@ -105,17 +107,25 @@ export class PersistedKnowledge {
     this.store.invalidate(POSTINGS);
     const posted = (this.posted ??= new Set(this.store.postedRids()));
     const current = new Set<number>();
-    const added: SourceEntry[] = [];
+    let added: SourceEntry[] = [];
     await slicer.forEach(lessons, (lesson) => {
       current.add(lesson.rid);
       if (!posted.has(lesson.rid)) added.push(lesson);
     });
     const removed = [...posted].filter((rid) => !current.has(rid));
-    for (let i = 0; i < removed.length; i += POSTINGS_BATCH * 10) {
-      const batch = removed.slice(i, i + POSTINGS_BATCH * 10);
-      this.store.removeLessons(batch);
-      for (const rid of batch) posted.delete(rid);
-      await slicer.yield();
+    if (removed.length > 0 && (this.store.deadLessons() + removed.length) * DEAD_SHARE > current.size) {
+      // Removed lessons stay in their token lists (derived-store.ts); once they would be more than a
+      // quarter of the live ones, every list is written again from the current lessons.
+      this.store.clearPostings();
+      posted.clear();
+      added = [...lessons];
+    } else {
+      for (let i = 0; i < removed.length; i += POSTINGS_BATCH * 10) {
+        const batch = removed.slice(i, i + POSTINGS_BATCH * 10);
+        this.store.removeLessons(batch);
+        for (const rid of batch) posted.delete(rid);
+        await slicer.yield();
+      }
     }
     const postingsOf = (lesson: SourceEntry): LessonPostings => ({ rid: lesson.rid, grp: tierGroup(lesson.tier), tokens: [...new Set([...wordBigrams(entryLesson(lesson.value))].map(lineHash))] });
     if (added.length > BULK_POSTINGS) {

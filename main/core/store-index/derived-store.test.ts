@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DerivedStore, packedParts, ridListBytes, ridListOf, tokenBytes, tokensOf } from './derived-store';
+import { DerivedStore, packedParts, ridListBytes, ridListOf } from './derived-store';
 import { openIndex } from './open-index';
 
 /** A lesson's bigram tokens kept as 32-bit words: read back whole, and its postings dropped with it. */
@@ -18,16 +18,6 @@ function store() {
 }
 
 describe('derived store: lesson tokens', () => {
-  it('keeps signed 32-bit tokens exactly, in 4 bytes each', () => {
-    const tokens = [0, 1, -1, 2_147_483_647, -2_147_483_648, 123_456_789, -987_654_321];
-    const bytes = tokenBytes(tokens);
-    expect(bytes.length).toBe(tokens.length * 4);
-    expect(tokensOf(bytes)).toEqual(tokens);
-    // A view into a larger buffer at an odd offset, as SQLite may hand one back.
-    const padded = Buffer.concat([Buffer.from([9]), bytes]);
-    expect(tokensOf(padded.subarray(1))).toEqual(tokens);
-  });
-
   it('keeps a token\'s rids ascending, once each, as gaps of a byte or a few', () => {
     const rids = [5, 1, 127, 128, 129, 16_511, 16_512, 2_097_152, 2 ** 31 + 7, 2 ** 40, 5];
     const bytes = ridListBytes(rids);
@@ -38,7 +28,7 @@ describe('derived store: lesson tokens', () => {
     expect(() => ridListBytes([-1])).toThrow();
   });
 
-  it('finds lessons by shared tokens, merges lists and forgets a removed lesson\'s postings', () => {
+  it('finds lessons by shared tokens, merges lists, and leaves a removed lesson out while its rid stays in the lists', () => {
     const { db, derived } = store();
     try {
       derived.addLessons(
@@ -51,20 +41,25 @@ describe('derived store: lesson tokens', () => {
       );
       expect(derived.sharingTokens(0, [7, 11], 2).sort()).toEqual([1, 2]);
       expect(derived.sharingTokens(0, [-5], 1)).toEqual([1]);
-      derived.removeLessons([1]);
-      expect(derived.postedRids().sort()).toEqual([2, 3]);
-      expect(derived.sharingTokens(0, [-5, 7, 11], 1)).toEqual([2]);
-      // The token only lesson 1 held has no list left; the shared ones keep the other lessons.
       // Keys: the group above the token's 32 bits as unsigned (-5 is 2^32 - 5).
-      expect(db.prepare('SELECT count(*) FROM derived_postings WHERE key = ?').pluck().get(2 ** 32 - 5)).toBe(0);
-      expect(db.prepare('SELECT key FROM derived_postings ORDER BY key').pluck().all()).toEqual([7, 11, 13, 2 ** 32 + 7, 2 ** 32 + 11]);
-      expect(ridListOf(db.prepare('SELECT rids FROM derived_postings WHERE key = 7').pluck().get() as Buffer)).toEqual([2]);
+      expect(db.prepare('SELECT key FROM derived_postings ORDER BY key').pluck().all()).toEqual([7, 11, 13, 2 ** 32 - 5, 2 ** 32 + 7, 2 ** 32 + 11]);
+      expect(derived.deadLessons()).toBe(0);
+      derived.removeLessons([1, 99]);
+      expect(derived.postedRids().sort()).toEqual([2, 3]);
+      expect(derived.deadLessons()).toBe(1);
+      expect(derived.sharingTokens(0, [-5, 7, 11], 1)).toEqual([2]);
+      expect(derived.sharingTokens(0, [-5], 1)).toEqual([]);
+      // The rid is still in its lists: only the record of the lesson went.
+      expect(ridListOf(db.prepare('SELECT rids FROM derived_postings WHERE key = 7').pluck().get() as Buffer)).toEqual([1, 2]);
       // Lists grow by merging: a lesson added again is listed once, a new one joins.
       derived.addLessons([{ rid: 2, grp: 0, tokens: [7] }, { rid: 4, grp: 0, tokens: [7, 13] }], true);
       derived.addPostings([{ grp: 0, token: 13, rids: [2, 5] }]);
-      expect(ridListOf(db.prepare('SELECT rids FROM derived_postings WHERE key = 7').pluck().get() as Buffer)).toEqual([2, 4]);
+      expect(ridListOf(db.prepare('SELECT rids FROM derived_postings WHERE key = 7').pluck().get() as Buffer)).toEqual([1, 2, 4]);
       expect(derived.sharingTokens(0, [7, 13], 2)).toEqual([2, 4]);
-      expect(derived.sharingTokens(0, [13, 13], 1)).toEqual([2, 4, 5]);
+      // 5 has postings but no record: a lesson on record always has its postings, not the reverse.
+      expect(derived.sharingTokens(0, [13, 13], 1)).toEqual([2, 4]);
+      derived.clearPostings();
+      expect([derived.postedRids(), derived.deadLessons(), db.prepare('SELECT count(*) FROM derived_postings').pluck().get()]).toEqual([[], 0, 0]);
     } finally {
       db.close();
     }

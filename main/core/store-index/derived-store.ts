@@ -36,6 +36,8 @@ export type IndexedEntryAt = IndexedEntryLine;
 const RID_CHUNK = 500;
 /** The part of a value holding its stamp and part count. */
 const HEADER = -1;
+/** The count deadLessons reads. */
+const DEAD_LESSONS = 'bigrams-dead';
 
 /**
  * Parts this long or longer are kept deflated (raw DEFLATE in a BLOB), shorter ones as text: the
@@ -57,18 +59,6 @@ export async function packedParts(values: readonly string[]): Promise<(string | 
 
 /** Output chunks of 256 KiB: with zlib's 16 KiB, inflating the 1,414 blocks of 90,000 lessons' directive rows took 56 ms instead of 33. */
 const unpacked = (value: string | Buffer): string => (typeof value === 'string' ? value : inflateRawSync(value, { chunkSize: 256 * 1024 }).toString('utf8'));
-
-/** A lesson's tokens as stored: 32-bit little-endian words (4 bytes each; as JSON text they took 11). */
-export function tokenBytes(tokens: readonly number[]): Buffer {
-  const bytes = Buffer.alloc(tokens.length * 4);
-  tokens.forEach((token, i) => bytes.writeInt32LE(token, i * 4));
-  return bytes;
-}
-
-export function tokensOf(bytes: Uint8Array): number[] {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return Array.from({ length: bytes.byteLength >> 2 }, (_, i) => view.getInt32(i * 4, true));
-}
 
 /**
  * A token's rids as stored: ascending, each as its distance from the one before in 7-bit groups
@@ -201,32 +191,46 @@ export class DerivedStore {
     return this.prepare('SELECT rid FROM derived_lessons').pluck().all() as number[];
   }
 
-  /** Drops lessons and their postings (one transaction; each token's list rewritten once). */
+  /**
+   * Forgets lessons. Their rids stay in the token lists they were in, where sharingTokens leaves
+   * them out: a removed lesson's rid is never given to another (AUTOINCREMENT), and keeping every
+   * lesson's tokens only to take it out of its lists again took 8.9 MB at 90,000 lessons. How many
+   * such lessons the lists hold is counted (deadLessons), so the caller can write them anew.
+   */
   removeLessons(rids: readonly number[]): void {
-    const lessonOf = this.prepare('SELECT grp, tokens FROM derived_lessons WHERE rid = ?');
-    const deleteLesson = this.prepare('DELETE FROM derived_lessons WHERE rid = ?');
     this.db.transaction(() => {
-      const gone = new Map<string, { grp: number; token: number; rids: Set<number> }>();
-      for (const rid of rids) {
-        const row = lessonOf.get(rid) as { grp: number; tokens: Buffer } | undefined;
-        if (!row) continue;
-        for (const token of tokensOf(row.tokens)) {
-          const key = `${row.grp}:${token}`;
-          const list = gone.get(key) ?? { grp: row.grp, token, rids: new Set<number>() };
-          list.rids.add(rid);
-          gone.set(key, list);
-        }
-        deleteLesson.run(rid);
+      let removed = 0;
+      for (let i = 0; i < rids.length; i += RID_CHUNK) {
+        removed += this.prepare('DELETE FROM derived_lessons WHERE rid IN (SELECT value FROM json_each(?))').run(JSON.stringify(rids.slice(i, i + RID_CHUNK))).changes;
       }
-      for (const { grp, token, rids: leaving } of gone.values()) this.writeList(grp, token, this.listOf(grp, token).filter((rid) => !leaving.has(rid)));
+      this.setDeadLessons(this.deadLessons() + removed);
     })();
   }
 
-  /** Records lessons (their tokens, for removing them later); with `postings`, their postings too (one transaction). */
-  addLessons(lessons: readonly LessonPostings[], postings: boolean): void {
-    const insertLesson = this.prepare('INSERT OR REPLACE INTO derived_lessons(rid, grp, tokens) VALUES (?, ?, ?)');
+  /** Removed lessons whose rids are still in token lists (see removeLessons). */
+  deadLessons(): number {
+    const count = this.prepare('SELECT value FROM derived_values WHERE name = ? AND part = 0').pluck().get(DEAD_LESSONS) as string | undefined;
+    return count === undefined ? 0 : Number(count);
+  }
+
+  private setDeadLessons(count: number): void {
+    this.prepare('INSERT OR REPLACE INTO derived_values(name, part, value) VALUES (?, 0, ?)').run(DEAD_LESSONS, String(count));
+  }
+
+  /** Drops every lesson and token list (before all are written again). */
+  clearPostings(): void {
     this.db.transaction(() => {
-      for (const lesson of lessons) insertLesson.run(lesson.rid, lesson.grp, tokenBytes(lesson.tokens));
+      this.prepare('DELETE FROM derived_postings').run();
+      this.prepare('DELETE FROM derived_lessons').run();
+      this.setDeadLessons(0);
+    })();
+  }
+
+  /** Records lessons; with `postings`, their postings too (one transaction). */
+  addLessons(lessons: readonly LessonPostings[], postings: boolean): void {
+    const insertLesson = this.prepare('INSERT OR REPLACE INTO derived_lessons(rid) VALUES (?)');
+    this.db.transaction(() => {
+      for (const lesson of lessons) insertLesson.run(lesson.rid);
       if (!postings) return;
       const lists = new Map<string, PostingList>();
       for (const { rid, grp, tokens } of lessons) {
@@ -271,7 +275,13 @@ export class DerivedStore {
       .all(JSON.stringify([...new Set(tokens)].map((token) => postingKey(grp, token)))) as Buffer[];
     const shared = new Map<number, number>();
     for (const list of lists) for (const rid of ridListOf(list)) shared.set(rid, (shared.get(rid) ?? 0) + 1);
-    return [...shared].filter(([, n]) => n >= minShared).map(([rid]) => rid).sort((a, b) => a - b);
+    const candidates = [...shared].filter(([, n]) => n >= minShared).map(([rid]) => rid);
+    // Removed lessons' rids are still in the lists (removeLessons): only recorded lessons count.
+    const live: number[] = [];
+    for (let i = 0; i < candidates.length; i += RID_CHUNK) {
+      live.push(...(this.prepare('SELECT rid FROM derived_lessons WHERE rid IN (SELECT value FROM json_each(?))').pluck().all(JSON.stringify(candidates.slice(i, i + RID_CHUNK))) as number[]));
+    }
+    return live.sort((a, b) => a - b);
   }
 
   /** Every stored line whose indexed id is `id`, in file order. */
