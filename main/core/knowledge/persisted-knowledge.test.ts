@@ -218,22 +218,35 @@ describe('derived knowledge state kept in the index', () => {
   }, 120_000);
 });
 
+/** Runs `fn` on a workspace of its own (root, project and hive swapped in, then back). */
+async function inOwnWorkspace(prefix: string, fn: () => Promise<void>): Promise<void> {
+  const saved = { root, project, hive };
+  root = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  project = path.join(root, 'project');
+  hive = path.join(root, 'hive');
+  fs.mkdirSync(path.join(project, '.swarm'), { recursive: true });
+  fs.mkdirSync(hive, { recursive: true });
+  try {
+    await fn();
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+    ({ root, project, hive } = saved);
+  }
+}
+
+/** Lessons of a few words from a tiny vocabulary (seeded): many near-duplicates at equal similarity. */
+function shortLessons(seed: number, words: readonly string[]): () => string {
+  let state = seed;
+  const random = () => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  return () => Array.from({ length: 3 + Math.floor(random() * 5) }, () => words[Math.floor(random() * words.length)]).join(' ');
+}
+
 describe('counterparts from the kept postings', () => {
   it('finds what the model finds, in its order, among lessons full of ties', async () => {
-    const saved = { root, project, hive };
-    root = fs.mkdtempSync(path.join(os.tmpdir(), 'persisted-counterparts-'));
-    project = path.join(root, 'project');
-    hive = path.join(root, 'hive');
-    try {
-      // Lessons of a few words from a tiny vocabulary: many near-duplicates at equal similarity.
-      let seed = 5;
-      const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
-      const words = ['pin', 'the', 'lockfile', 'run', 'tests', 'first'];
-      const lesson = () => Array.from({ length: 3 + Math.floor(random() * 5) }, () => words[Math.floor(random() * words.length)]).join(' ');
+    await inOwnWorkspace('persisted-counterparts-', async () => {
+      const lesson = shortLessons(5, ['pin', 'the', 'lockfile', 'run', 'tests', 'first']);
       const swarm = Array.from({ length: 150 }, (_, i) => swarmEntryV2({ id: `s-${i}`, lesson: lesson() }));
       const hives = Array.from({ length: 150 }, (_, i) => hiveEntry({ id: i % 25 === 0 ? `s-${i}` : `h-${i}`, lesson: lesson() }));
-      fs.mkdirSync(path.join(project, '.swarm'), { recursive: true });
-      fs.mkdirSync(hive, { recursive: true });
       fs.writeFileSync(path.join(project, '.swarm', 'knowledge.jsonl'), lines(swarm));
       fs.writeFileSync(path.join(hive, 'shared-learnings.jsonl'), lines(hives));
       const first = open();
@@ -255,27 +268,15 @@ describe('counterparts from the kept postings', () => {
       } finally {
         await t.close();
       }
-    } finally {
-      fs.rmSync(root, { recursive: true, force: true });
-      ({ root, project, hive } = saved);
-    }
+    });
   }, 120_000);
 
   it('leaves removed lessons in the token lists until they would pass a quarter of the live ones, and answers as the model does meanwhile', async () => {
-    const saved = { root, project, hive };
-    root = fs.mkdtempSync(path.join(os.tmpdir(), 'persisted-dead-'));
-    project = path.join(root, 'project');
-    hive = path.join(root, 'hive');
-    try {
-      let seed = 9;
-      const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
-      const words = ['pin', 'the', 'lockfile', 'run', 'tests', 'first', 'cache'];
-      const lesson = () => Array.from({ length: 3 + Math.floor(random() * 5) }, () => words[Math.floor(random() * words.length)]).join(' ');
+    await inOwnWorkspace('persisted-dead-', async () => {
+      const lesson = shortLessons(9, ['pin', 'the', 'lockfile', 'run', 'tests', 'first', 'cache']);
       const swarm = Array.from({ length: 150 }, (_, i) => swarmEntryV2({ id: `s-${i}`, lesson: lesson() }));
       const hives = Array.from({ length: 600 }, (_, i) => hiveEntry({ id: `h-${i}`, lesson: lesson() }));
       const knowledge = path.join(project, '.swarm', 'knowledge.jsonl');
-      fs.mkdirSync(path.dirname(knowledge), { recursive: true });
-      fs.mkdirSync(hive, { recursive: true });
       fs.writeFileSync(knowledge, lines(swarm));
       fs.writeFileSync(path.join(hive, 'shared-learnings.jsonl'), lines(hives));
       const deadLessons = () => {
@@ -324,10 +325,7 @@ describe('counterparts from the kept postings', () => {
       await settle();
       expect(deadLessons()).toEqual([0, 748]);
       await answersAsTheModel(left);
-    } finally {
-      fs.rmSync(root, { recursive: true, force: true });
-      ({ root, project, hive } = saved);
-    }
+    });
   }, 120_000);
 
   it("answers quick filters from the model on an index kept before the rows' facts were, and keeps them once", async () => {
