@@ -153,9 +153,10 @@ CREATE INDEX defects_file ON defects(file_id, offset);
 CREATE INDEX defects_store ON defects(store_key, file_id, offset);
 
 -- Derived knowledge state (derived-store.ts), so a re-open answers before the model is rebuilt.
--- Values are JSON split in parts; part -1 holds the stamp (the fingerprint they were computed
--- at) and the part count, written last. Bigram postings of the active lessons (by tier group,
--- tokens hashed) with each lesson's tokens, to find an entry's counterparts without the model.
+-- Values are JSON split in parts (long parts deflated); part -1 holds the stamp (the fingerprint
+-- they were computed at) and the part count, written last. Bigram postings of the active lessons
+-- (by tier group, tokens hashed) with the rids of the lessons posted, to find an entry's
+-- counterparts without the model.
 -- (A rowid table: its values run to kilobytes, which a WITHOUT ROWID table stores at twice the size.)
 CREATE TABLE derived_values (name TEXT NOT NULL, part INTEGER NOT NULL, value TEXT NOT NULL, PRIMARY KEY (name, part));
 -- A posting list's key is its tier group above the token's 32 bits: a rowid, so no second b-tree for the pair.
