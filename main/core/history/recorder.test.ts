@@ -9,7 +9,8 @@ import { swarmEntryV2 } from '../../../testing/stores/sample-records';
 import { appendStore, rewriteStore } from '../../../testing/history/plugin-writes';
 import { HistoryService } from './history-service';
 import { HistoryQueries } from './history-queries';
-import type { BatchSummary } from './recorder';
+import { EVENT_PAGE_SQL, type BatchSummary } from './recorder';
+import type { StoreChange } from '../store-index/ingest';
 
 /** The recorder on its own, with a clock the test moves: costs, gaps while nobody watched, last looked. */
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -28,9 +29,18 @@ function workspace() {
   const paths = resolveWorkspacePaths(project, path.join(root, 'hive'), 'flag', false);
   const clock = { t: Date.UTC(2026, 6, 1, 9, 12) };
   const batches: BatchSummary[] = [];
-  const open = async (role: 'app' | 'recorder' = 'app') => {
+  const open = async (role: 'app' | 'recorder' = 'app', onBatch: (history: HistoryService) => void = () => undefined) => {
     const index = new StoreIndexService(paths, path.join(root, 'ws'), { watch: false });
-    const history = new HistoryService(index, { dir: path.join(root, 'ws'), userDataDir: path.join(root, 'ud'), role, now: () => clock.t, onBatch: (b) => batches.push(b) });
+    const history: HistoryService = new HistoryService(index, {
+      dir: path.join(root, 'ws'),
+      userDataDir: path.join(root, 'ud'),
+      role,
+      now: () => clock.t,
+      onBatch: (b) => {
+        batches.push(b);
+        onBatch(history);
+      },
+    });
     await history.settle();
     const session = {
       index,
@@ -71,6 +81,55 @@ describe('the history recorder', () => {
     const versions = (s.history.db.prepare('SELECT count(*) AS n FROM versions').get() as { n: number }).n;
     expect(versions).toBe(2502);
     expect(s.queries().asOf('now', 0, 5000).total).toBe(2401);
+  });
+
+  it('records an event log a page at a time, and an append by the rid range its pass wrote', async () => {
+    const w = workspace();
+    const events = path.join(path.dirname(w.knowledge), 'knowledge-events.jsonl');
+    const archived = (n: number) => ({ schema_version: 1, type: 'archived', timestamp: new Date(Date.UTC(2026, 5, 1) + n * 60_000).toISOString(), event_id: `ev${n}`, entry_id: `e${n}`, actor: 'curator', reason: 'stale', mode: 'archive' });
+    const outcome = (n: number) => ({ schema_version: 1, type: 'outcome', timestamp: new Date(Date.UTC(2026, 5, 1) + n * 60_000).toISOString(), knowledge_id: `e${n}`, phase: 'phase 3', outcome: 'success' });
+    const retrieved = (n: number) => ({ schema_version: 1, type: 'retrieved', timestamp: new Date(Date.UTC(2026, 5, 1) + n * 60_000).toISOString(), event_id: `r${n}`, knowledge_id: `e${n % 50}` });
+    // More tombstones than three pages of event rows (500 each), among many rows history does not
+    // keep (so the kind index looks selective to SQLite's planner, as in a real log).
+    rewriteStore(events, [...Array.from({ length: 1_700 }, (_, n) => (n % 10 === 9 ? outcome(n) : archived(n))), ...Array.from({ length: 40_000 }, (_, n) => retrieved(n))]);
+    const s = await w.open();
+    const tombstones = () => (s.history.db.prepare('SELECT count(*) AS n FROM tombstones').get() as { n: number }).n;
+    expect(tombstones()).toBe(1_530);
+
+    const changes: StoreChange[] = [];
+    s.index.onChange((change) => changes.push(change));
+    const before = s.index.db.prepare('SELECT max(rid) FROM events').pluck().get() as number;
+    appendStore(events, archived(5_000));
+    await s.sync();
+    const change = changes.find((c) => c.storeKey === 'knowledge-events' && c.kind === 'appended')!;
+    expect(change.afterRid).toBe(before);
+    expect(w.batches.at(-1)).toMatchObject({ events: 1 });
+    expect(tombstones()).toBe(1_531);
+    // An append's rows are found by walking the rid range, not through the kind index (which holds
+    // every archived event of every log).
+    const plan = (s.index.db.prepare(`EXPLAIN QUERY PLAN ${EVENT_PAGE_SQL}`).all(before, 1, 1, 500) as { detail: string }[]).map((r) => r.detail).join('; ');
+    expect(plan).toContain('USING INTEGER PRIMARY KEY (rowid>?)');
+    expect(plan).not.toContain('events_kind');
+  });
+
+  it('records a first recording without syncs and makes it durable at its end; a later catch-up syncs throughout', async () => {
+    const w = workspace();
+    rewriteStore(w.knowledge, Array.from({ length: 600 }, (_, i) => entry(i)));
+    const synchronous = (history: HistoryService) => history.db.pragma('synchronous', { simple: true }) as number;
+    const first: number[] = [];
+    const s = await w.open('app', (history) => first.push(synchronous(history)));
+    expect(w.batches.at(-1)).toMatchObject({ added: 600 });
+    // 0 = OFF while it records, 1 = NORMAL once it is done (history-db.ts).
+    expect(new Set(first)).toEqual(new Set([0]));
+    expect(synchronous(s.history)).toBe(1);
+    await s.close();
+    w.clock.t += 1000;
+    appendStore(w.knowledge, entry(600));
+    const later: number[] = [];
+    const again = await w.open('app', (history) => later.push(synchronous(history)));
+    expect(w.batches.at(-1)).toMatchObject({ added: 1 });
+    expect(new Set(later)).toEqual(new Set([1]));
+    expect(synchronous(again.history)).toBe(1);
   });
 
   it('records a large first store in short slices, the event loop turning between any two', async () => {

@@ -24,6 +24,25 @@ const PAGE_ROWS = 2000;
 const SLICE_MS = 8;
 const SLICE_ROWS = 500;
 
+/** Event rows recorded per transaction (each line is read back from its file). */
+const EVENT_PAGE_ROWS = 500;
+/**
+ * The next page of a file's event rows that history keeps, after a rid: a walk of the rid range
+ * (NOT INDEXED keeps SQLite off the kind index, which holds every such event of every log: finding
+ * an append's few rows through it took 150 ms at 1M events; an append's rows are the newest rids,
+ * StoreChange.afterRid).
+ */
+export const EVENT_PAGE_SQL = `SELECT e.rid, e.kind, e.phase, e.ts_ms, ${storedLineSql('e', 'f')} AS raw FROM events e NOT INDEXED JOIN files f ON f.id = e.file_id
+  WHERE e.rid > ? AND e.file_id = ? AND e.line >= ? AND e.kind IN ('archived', 'outcome', 'curator_compliance') ORDER BY e.rid LIMIT ?`;
+
+interface EventRow {
+  rid: number;
+  kind: string;
+  phase: string | null;
+  ts_ms: number | null;
+  raw: string;
+}
+
 interface OpenSighting {
   rowid: number;
   sha: string;
@@ -86,6 +105,8 @@ interface SlicePass {
 interface Pending {
   change: StoreChange;
   fromLine: number;
+  /** The rows to read have larger rids (the smallest of the merged changes'; none: unbounded). */
+  afterRid: number | undefined;
 }
 
 /**
@@ -140,7 +161,9 @@ export class HistoryRecorder {
     const queued = this.queue.get(change.path);
     // A re-read supersedes an append; two appends read from the earlier one.
     if (!queued || fromLine < queued.fromLine || change.kind === 'removed' || change.kind === 'rewritten') {
-      this.queue.set(change.path, { change, fromLine: Math.min(fromLine, queued?.fromLine ?? fromLine) });
+      // The rows to read are above both passes' bounds; a pass without one (a catch-up) reads them all.
+      const afterRid = !queued ? change.afterRid : queued.afterRid === undefined || change.afterRid === undefined ? undefined : Math.min(queued.afterRid, change.afterRid);
+      this.queue.set(change.path, { change, fromLine: Math.min(fromLine, queued?.fromLine ?? fromLine), afterRid });
     }
     this.schedule(BATCH_DELAY_MS);
   }
@@ -230,10 +253,10 @@ export class HistoryRecorder {
     return this.db.transaction(work).immediate();
   }
 
-  private async recordFile({ change, fromLine }: Pending, summary: BatchSummary): Promise<void> {
+  private async recordFile({ change, fromLine, afterRid }: Pending, summary: BatchSummary): Promise<void> {
     if (EVENT_STORES.has(change.storeKey)) {
       const file = this.fileRow(change.path);
-      if (file) summary.events += this.write(() => (this.claim(change.path, file.mtime_ms), change.kind === 'removed' ? 0 : this.recordEvents(file.id, change.storeKey, fromLine)));
+      if (file) await this.recordEventPages(change, file, fromLine, afterRid, summary);
     } else {
       await this.recordEntries(change, fromLine, summary);
     }
@@ -370,13 +393,26 @@ export class HistoryRecorder {
     return i;
   }
 
-  /** Archived tombstones and phase completions from the event logs' rows this pass wrote. */
-  private recordEvents(fileId: number, storeKey: string, fromLine: number): number {
-    const rows = this.index
-      .prepare(
-        `SELECT e.kind, e.phase, e.ts_ms, ${storedLineSql('e', 'f')} AS raw FROM events e JOIN files f ON f.id = e.file_id WHERE e.file_id = ? AND e.line >= ? AND e.kind IN ('archived', 'outcome', 'curator_compliance')`,
-      )
-      .all(fileId, fromLine) as { kind: string; phase: string | null; ts_ms: number | null; raw: string }[];
+  /**
+   * The event rows this pass wrote, a page at a time in rid order, each page recorded in its own
+   * transaction with a turn of the event loop between them: a first recording of a million-line
+   * log once held the live view for a second in one transaction. Recording them twice (a page read
+   * again after the file was re-read) writes nothing new: tombstones and moments are idempotent.
+   */
+  private async recordEventPages(change: StoreChange, file: IndexedFile, fromLine: number, afterRid: number | undefined, summary: BatchSummary): Promise<void> {
+    if (change.kind === 'removed') return void this.write(() => this.claim(change.path, file.mtime_ms));
+    for (let after = afterRid ?? 0, pages = 0; ; pages++) {
+      if (pages > 0) await backgroundYield(() => this.paused);
+      if (this.paused) return;
+      const rows = this.index.prepare(EVENT_PAGE_SQL).all(after, file.id, fromLine, EVENT_PAGE_ROWS) as EventRow[];
+      summary.events += this.write(() => (this.claim(change.path, file.mtime_ms), this.recordEvents(rows, change.storeKey)));
+      if (rows.length < EVENT_PAGE_ROWS) return;
+      after = rows[rows.length - 1]!.rid;
+    }
+  }
+
+  /** Archived tombstones and phase completions from event rows. */
+  private recordEvents(rows: EventRow[], storeKey: string): number {
     let recorded = 0;
     const tombstone = this.db.prepare('INSERT OR IGNORE INTO tombstones(event_key, entry_id, tier, at, actor, reason, mode, previous_status) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
     const phase = this.db.prepare('INSERT INTO moments(name, at, source) VALUES (?, ?, ?) ON CONFLICT(name) DO UPDATE SET at = max(at, excluded.at), source = excluded.source WHERE excluded.at > at');

@@ -26,6 +26,12 @@ export interface StoreChange {
    */
   fileId?: number;
   fromLine?: number;
+  /**
+   * Every row this pass wrote has a larger rid (a table's rids only grow, never reused), so a reader
+   * of those rows can walk the rid range instead of the file's rows: the event tables keep no index
+   * by file, and finding an append's rows by (file, line) once scanned the whole log.
+   */
+  afterRid?: number;
 }
 
 /**
@@ -99,7 +105,9 @@ export async function syncFile(
   options: { initialBuild?: boolean; confineTo?: readonly string[]; reread?: boolean; parser?: ParseRunner } = {},
 ): Promise<StoreChange | null> {
   const state = writer.ensureFile(file);
-  const change = (kind: ChangeKind, count: number, fromLine = 1): StoreChange => ({ storeKey: file.storeKey, file: file.name, path: file.path, kind, count, fileId: state.id, fromLine });
+  // Taken before this pass writes anything (rows other passes write meanwhile are told apart by file).
+  const afterRid = writer.lastRid(def.table);
+  const change = (kind: ChangeKind, count: number, fromLine = 1): StoreChange => ({ storeKey: file.storeKey, file: file.name, path: file.path, kind, count, fileId: state.id, fromLine, afterRid });
   const empty = { dev: null, ino: null, size: null, mtime_ms: null, head_sha: null, tail_sha: null, end_offset: 0, next_line: 1, lines: 0, records: 0, defects: 0, pending_tail: 0 };
 
   let stat: fs.Stats;

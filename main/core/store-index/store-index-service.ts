@@ -18,7 +18,7 @@ import { EVENT_COLUMNS } from './event-queries';
 import { StaleLineError, lineReaderOf, type LineReader } from './stored-lines';
 import { ParseRunner } from './parse-runner';
 import type { WorkerSpec } from '../platform/util/built-worker';
-import { backgroundYield } from '../platform/util/foreground';
+import { asLiveWork, backgroundYield } from '../platform/util/foreground';
 
 interface StoreIndexOptions {
   /** Follow the stores live with chokidar (default true). */
@@ -241,7 +241,8 @@ export class StoreIndexService {
       const def = storeDef(file.storeKey);
       if (!def) return;
       const reread = this.stale.delete(file.path);
-      const change = await syncFile(this.writer, def, file, { initialBuild: this.initialBuild, confineTo: this.workspaceRoots(), reread, parser: this.parser });
+      // Live work: background slices wait until the change is out (platform/util/foreground.ts).
+      const change = await asLiveWork(() => syncFile(this.writer, def, file, { initialBuild: this.initialBuild, confineTo: this.workspaceRoots(), reread, parser: this.parser }));
       if (change) this.emit(change);
       // Not awaited here: re-linking rescans every file, this one included, through the queue.
       // A failed check must not stop every later one (a rejected chain runs no further `then`).

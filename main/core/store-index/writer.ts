@@ -69,6 +69,8 @@ export class IndexWriter {
       clearDefects: p('DELETE FROM defects WHERE file_id = ?'),
       clearDefectsFrom: p('DELETE FROM defects WHERE file_id = ? AND offset >= ?'),
       entryLineById: p('SELECT line FROM entries WHERE file_id = ? AND id = ? ORDER BY line LIMIT 1'),
+      // AUTOINCREMENT keeps the largest rid a table ever had here (0 before its first row).
+      lastRid: p('SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = ?), 0)').pluck(),
       recordLineById: p('SELECT line FROM records WHERE file_id = ? AND store_key = ? AND rec_id = ? ORDER BY line LIMIT 1'),
     };
     this.inserts = {
@@ -170,6 +172,11 @@ export class IndexWriter {
       for (let row = 0; row < batch.rows; row++) raws.push(rids![row], batch.raws[row]);
       this.inserts.records_raw.run(raws, batch.rows, false);
     }
+  }
+
+  /** The largest rid `table` has ever had: every row written from now on has a larger one. */
+  lastRid(table: StoreTable): number {
+    return this.s.lastRid!.get(table) as number;
   }
 
   /** First line holding `id` in this file, from the index (duplicate detection across appends). */

@@ -37,6 +37,25 @@ let tasksOffThread = 0;
 let sharedFlag: Int32Array | null = null;
 let clearTimer: ReturnType<typeof setTimeout> | null = null;
 
+/**
+ * Live work under way on this thread: a store file brought in line after it changed, up to its
+ * change event. It awaits a dozen file reads, each a turn of the event loop, and a background
+ * slice in each of those turns (8–12 ms) made an append's change event wait 100–300 ms while
+ * history recorded a large store. Background turns wait while there is some (MAX_PAUSE_MS at most).
+ */
+let liveWork = 0;
+const liveWaiters: (() => void)[] = [];
+
+/** Runs `work` as live work: background work gives way until it ends. */
+export async function asLiveWork<T>(work: () => Promise<T>): Promise<T> {
+  liveWork++;
+  try {
+    return await work();
+  } finally {
+    if (--liveWork === 0) for (const wake of liveWaiters.splice(0)) wake();
+  }
+}
+
 /** The page says the operator is scrolling: background work gives way for the next ACTIVE_MS. */
 export function noteInteraction(): void {
   activeUntil = performance.now() + ACTIVE_MS;
@@ -95,20 +114,29 @@ function raiseSharedFlag(flag: Int32Array): void {
 }
 
 /**
- * Background work's turn on the main thread: at once when the operator is idle, else once they are
- * (timers, no busy loop), or after MAX_PAUSE_MS of waiting, or as soon as `stop()` says so. The
- * caller then runs one slice before asking again, which is the duty-cycle floor.
+ * Background work's turn on the main thread: at once when the operator is idle and no live work is
+ * under way, else once both are so (timers, no busy loop), or after MAX_PAUSE_MS of waiting, or as
+ * soon as `stop()` says so. The caller then runs one slice before asking again, which is the
+ * duty-cycle floor.
  */
 export async function backgroundTurn(stop: () => boolean = () => false): Promise<void> {
   const start = performance.now();
   lastBackgroundTurnAt = start;
   for (;;) {
-    const left = Math.min(activeForMs(), MAX_PAUSE_MS - (performance.now() - start));
+    const pause = MAX_PAUSE_MS - (performance.now() - start);
+    const left = Math.min(liveWork > 0 ? pause : activeForMs(), pause);
     if (left <= 0 || stop()) {
       lastBackgroundTurnAt = performance.now();
       return;
     }
-    await new Promise<void>((resolve) => setTimeout(resolve, left));
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, left);
+      if (liveWork > 0)
+        liveWaiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+    });
   }
 }
 
