@@ -105,8 +105,9 @@ export async function syncFile(
   options: { initialBuild?: boolean; confineTo?: readonly string[]; reread?: boolean; parser?: ParseRunner } = {},
 ): Promise<StoreChange | null> {
   const state = writer.ensureFile(file);
-  // Taken before this pass writes anything (rows other passes write meanwhile are told apart by file).
-  const afterRid = writer.lastRid(def.table);
+  // Set before this pass writes rows (rows other passes write meanwhile are told apart by file);
+  // the changes before that (a file gone or unreadable) wrote none.
+  let afterRid: number | undefined;
   const change = (kind: ChangeKind, count: number, fromLine = 1): StoreChange => ({ storeKey: file.storeKey, file: file.name, path: file.path, kind, count, fileId: state.id, fromLine, afterRid });
   const empty = { dev: null, ino: null, size: null, mtime_ms: null, head_sha: null, tail_sha: null, end_offset: 0, next_line: 1, lines: 0, records: 0, defects: 0, pending_tail: 0 };
 
@@ -146,6 +147,7 @@ export async function syncFile(
   // A line read back no longer matched its row: the file changed where the fingerprint cannot see.
   const mode: Mode = options.reread && hadRows(state) ? { kind: 'full', why: 'a line no longer matched the index' } : await decide(def, state, stat);
   if (mode.kind === 'unchanged') return null;
+  afterRid = writer.lastRid(def.table);
   const full = mode.kind === 'full';
   // Writes due before the pass's first rows, made in the same transaction as them: during the
   // first build a new file has no rows yet (an interrupted build is discarded whole); a re-read
