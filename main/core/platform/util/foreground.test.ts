@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ACTIVE_MS, activeForMs, asLiveWork, BACKGROUND_RECENT_MS, backgroundTurn, backgroundWorkPending, backgroundYield, foregroundFlag, giveWayToOperator, MAX_PAUSE_MS, noteInteraction, watchBackgroundWork } from './foreground';
+import { ACTIVE_MS, activeForMs, asLiveWork, BACKGROUND_RECENT_MS, LIVE_PAUSE_MS, backgroundTurn, backgroundWorkPending, backgroundYield, foregroundFlag, giveWayToOperator, MAX_PAUSE_MS, noteInteraction, watchBackgroundWork } from './foreground';
 import { SliceCancelled, TimeSlicer } from './time-slicer';
 
 // One fake clock for the file (performance.now, timers and setImmediate are all faked): the signal
@@ -109,26 +109,26 @@ describe('the operator foreground', () => {
     expect(await settledNow(busy)).toBe(true);
   });
 
-  it('a background turn waits while live work (a store change on its way out) is under way, and comes as it ends or after MAX_PAUSE_MS', async () => {
+  it('a background turn waits for live work (a store change on its way out) until it ends, LIVE_PAUSE_MS at most', async () => {
     let finish!: () => void;
     const live = asLiveWork(() => new Promise<void>((resolve) => (finish = resolve)));
     const turn = backgroundYield();
     expect(await settledNow(turn)).toBe(false);
-    await vi.advanceTimersByTimeAsync(MAX_PAUSE_MS / 2);
+    await vi.advanceTimersByTimeAsync(LIVE_PAUSE_MS / 2);
     expect(await settledNow(turn)).toBe(false);
     finish();
     await live;
     expect(await settledNow(turn)).toBe(true);
 
-    // Live work without end: the turn still comes after MAX_PAUSE_MS (the duty-cycle floor).
-    const endless = asLiveWork(() => new Promise<void>((resolve) => (finish = resolve)));
-    const floor = backgroundTurn();
-    await vi.advanceTimersByTimeAsync(MAX_PAUSE_MS - 1);
-    expect(await settledNow(floor)).toBe(false);
+    // Live work that goes on: the turn comes after LIVE_PAUSE_MS all the same.
+    const long = asLiveWork(() => new Promise<void>((resolve) => (finish = resolve)));
+    const capped = backgroundTurn();
+    await vi.advanceTimersByTimeAsync(LIVE_PAUSE_MS - 1);
+    expect(await settledNow(capped)).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
-    expect(await settledNow(floor)).toBe(true);
+    expect(await settledNow(capped)).toBe(true);
     finish();
-    await endless;
+    await long;
     // No live work left: at once again; and a failed live work ends too.
     await expect(asLiveWork(() => Promise.reject(new Error('unreadable')))).rejects.toThrow('unreadable');
     expect(await settledNow(backgroundTurn())).toBe(true);

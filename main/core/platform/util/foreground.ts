@@ -41,9 +41,14 @@ let clearTimer: ReturnType<typeof setTimeout> | null = null;
  * Live work under way on this thread: a store file brought in line after it changed, up to its
  * change event. It awaits a dozen file reads, each a turn of the event loop, and a background
  * slice in each of those turns (8–12 ms) made an append's change event wait 100–300 ms while
- * history recorded a large store. Background turns wait while there is some (MAX_PAUSE_MS at most).
+ * history recorded a large store. Background turns wait while there is some, LIVE_PAUSE_MS at
+ * most: work a request awaits may run in background slices too (a model build), and a sync held
+ * up by busy file-system threads must not hold it for long (waiting up to MAX_PAUSE_MS, the first
+ * detail after an append took 32–70 ms instead of about 20).
  */
 let liveWork = 0;
+/** The longest a background turn waits for live work (a sync not interleaved with slices takes a few ms). */
+export const LIVE_PAUSE_MS = 25;
 const liveWaiters: (() => void)[] = [];
 
 /** Runs `work` as live work: background work gives way until it ends. */
@@ -115,16 +120,17 @@ function raiseSharedFlag(flag: Int32Array): void {
 
 /**
  * Background work's turn on the main thread: at once when the operator is idle and no live work is
- * under way, else once both are so (timers, no busy loop), or after MAX_PAUSE_MS of waiting, or as
- * soon as `stop()` says so. The caller then runs one slice before asking again, which is the
- * duty-cycle floor.
+ * under way, else once both are so (timers, no busy loop; live work is waited for LIVE_PAUSE_MS at
+ * most), or after MAX_PAUSE_MS of waiting, or as soon as `stop()` says so. The caller then runs one
+ * slice before asking again, which is the duty-cycle floor.
  */
 export async function backgroundTurn(stop: () => boolean = () => false): Promise<void> {
   const start = performance.now();
   lastBackgroundTurnAt = start;
   for (;;) {
-    const pause = MAX_PAUSE_MS - (performance.now() - start);
-    const left = Math.min(liveWork > 0 ? pause : activeForMs(), pause);
+    const waited = performance.now() - start;
+    const pause = MAX_PAUSE_MS - waited;
+    const left = Math.min(liveWork > 0 ? Math.max(LIVE_PAUSE_MS - waited, activeForMs()) : activeForMs(), pause);
     if (left <= 0 || stop()) {
       lastBackgroundTurnAt = performance.now();
       return;
