@@ -1,7 +1,7 @@
 /**
  * Stores benchmark (issue 3): ingest throughput vs a bare JSON.parse loop, filter+sort+first-page
  * latency over 1M events and 100k entries vs jq, append→change-event latency, peak RSS of the
- * indexing process (measured in a child process: this file re-run with --stores-ingest-child).
+ * indexing process (measured in a child process: stores-ingest-child.ts, compiled as the app ships it).
  *
  * STORES_BENCH_SCALE (default 1) scales the data: 1 = 1,000,000 events, 100,000 entries,
  * 500,000 receipt records.
@@ -17,50 +17,26 @@ import { createConsoleCore } from '../main/core/console-core';
 import { storeIndexOf } from '../main/core/rpc/store-handlers';
 import { seededRandom } from '../testing/stores/synthetic-stores';
 import { generateDemoWorkspace } from '../main/demo/generate';
-import { StoreIndexService } from '../main/core/store-index/store-index-service';
 import { discoverFiles, locateStores, type StoreFile } from '../main/core/stores/locate';
 import { storeDef } from '../main/core/stores/catalog';
 import { writeSyntheticStores } from '../testing/stores/synthetic-stores';
 import { Workspace } from '../main/core/workspace/workspace';
 import { resolveWorkspacePaths } from '../main/core/platform/paths/workspace-paths';
-import { startWorkersFromSources } from '../main/core/platform/util/built-worker';
-import { sourceWorkerByName } from '../testing/workers/source-worker';
-import { compiledWorkers } from './compiled-worker';
+import { compiledIngestChild } from './compiled-child';
+import type { ChildResult } from './stores-ingest-child';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..');
 
-interface ChildResult {
-  wallMs: number;
-  cpuMs: number;
-  maxRssMb: number;
-  rows: number;
-}
-
-/** Child mode: ingest the workspace into its index and report time and peak RSS. */
-async function ingestChild(project: string, hive: string, userDataDir: string): Promise<void> {
-  // As the built app does: big files parse on the worker thread, compiled to one file as the app
-  // ships it (compiled-worker.ts: from sources, tsx's start-up would be counted as ingest).
-  if (!process.argv.includes('--in-thread')) {
-    const compiled = await compiledWorkers(path.join(userDataDir, 'bench-workers'), ['ingest-parse-worker']);
-    if (!compiled) console.warn('esbuild unavailable: the parse worker starts from sources (its tsx start-up counts as ingest)');
-    startWorkersFromSources(compiled ?? sourceWorkerByName);
-  }
-  const paths = resolveWorkspacePaths(project, hive, 'flag', false);
-  const cpu0 = process.cpuUsage();
-  const t0 = performance.now();
-  const service = new StoreIndexService(paths, Workspace.cacheDirFor(userDataDir, paths), { watch: false });
-  await service.ready;
-  const wallMs = performance.now() - t0;
-  const cpu = process.cpuUsage(cpu0);
-  const rows = (service.db.prepare('SELECT coalesce(sum(records), 0) AS n FROM files').get() as { n: number }).n;
-  await service.close();
-  const result: ChildResult = { wallMs, cpuMs: (cpu.user + cpu.system) / 1000, maxRssMb: process.resourceUsage().maxRSS / 1024, rows };
-  process.stdout.write(`STORES_CHILD ${JSON.stringify(result)}\n`);
-}
-
+/**
+ * Ingests the workspace into a new index in a child process and returns its figures: the child
+ * compiled as the app ships it (compiled-child.ts), or, without esbuild, from the TypeScript
+ * sources under tsx (`compiled: false`; the caller says so beside the figures).
+ */
 export function runChild(project: string, hive: string, userDataDir: string): ChildResult {
-  const child = spawnSync(process.execPath, [path.join(repo, 'bin', 'run-ts.mjs'), fileURLToPath(import.meta.url), '--stores-ingest-child', project, hive, userDataDir], {
+  const compiled = compiledIngestChild();
+  const command = compiled ? [compiled] : [path.join(repo, 'bin', 'run-ts.mjs'), path.join(here, 'stores-ingest-child.ts')];
+  const child = spawnSync(process.execPath, [...command, project, hive, userDataDir], {
     cwd: repo,
     encoding: 'utf8',
     maxBuffer: 16 * 1024 * 1024,
@@ -166,6 +142,8 @@ export async function run(report: BenchReport): Promise<void> {
     report.figure('ingest rows', child.rows / (child.wallMs / 1000), 'rows/s');
     report.figure('ingest CPU time / wall time', child.cpuMs / child.wallMs, '×');
     report.figure('peak RSS of the indexing process', child.maxRssMb, 'MB', '≤ 300 MB');
+    report.figure('of it, RSS before the index opens (runtime and code)', child.startRssMb, 'MB');
+    if (!child.compiled) report.note('esbuild unavailable: the ingest child ran from the TypeScript sources under tsx, whose transpiler counts in its time and RSS');
     const cacheDir = Workspace.cacheDirFor(userDataDir, paths);
     const indexBytes = ['', '-wal'].reduce((n, suffix) => n + (fs.existsSync(path.join(cacheDir, `store-index.sqlite${suffix}`)) ? fs.statSync(path.join(cacheDir, `store-index.sqlite${suffix}`)).size : 0), 0);
     report.figure('index size on disk', indexBytes / 1e6, 'MB');
@@ -284,9 +262,4 @@ export async function run(report: BenchReport): Promise<void> {
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }
-}
-
-if (process.argv.includes('--stores-ingest-child')) {
-  const [project, hive, userDataDir] = process.argv.slice(process.argv.indexOf('--stores-ingest-child') + 1);
-  await ingestChild(project as string, hive as string, userDataDir as string);
 }
