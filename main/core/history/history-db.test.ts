@@ -7,6 +7,7 @@ import { swarmEntryV2 } from '../../../testing/stores/sample-records';
 import { callOk } from '../../../testing/stores/core-calls';
 import { rewriteStore, waitFor } from '../../../testing/history/plugin-writes';
 import { closeHistoryDb, HISTORY_FILE_NAME, openHistoryDb } from './history-db';
+import { FileMarks } from './file-marks';
 
 /** An unreadable history never stops the console: it is set aside, said once for a banner, and history restarts. */
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -104,5 +105,20 @@ describe('an unreadable history database', () => {
     expect(moments.store.setAside).toMatchObject({ message: expect.stringMatching(/^The history database could not be read \(.+\); it was set aside as .*history\.db\.corrupt-.* and history restarted\.$/) });
     await waitFor(async () => (await callOk(core, 'history.asOf', { moment: 'now' })).total === 1, 15_000, 'recording after the restart');
     expect((await callOk(core, 'stores.entries', { limit: 10 })).items.map((e: any) => e.id)).toEqual(['a']);
+  });
+});
+
+describe('a history database from an earlier console', () => {
+  it('gains the unfinished-pass columns, and takes the marks it kept as passes that finished', () => {
+    const dir = tempDir('history-db-older-');
+    const earlier = openHistoryDb(dir).db;
+    for (const column of ['pass_origin', 'pass_at', 'pass_after']) earlier.exec(`ALTER TABLE file_marks DROP COLUMN ${column}`);
+    earlier.prepare('INSERT INTO file_marks(path, index_ingested_at) VALUES (?, ?)').run('/p/.swarm/knowledge.jsonl', 1_750_000_000_000);
+    closeHistoryDb(earlier);
+    const { db } = openHistoryDb(dir);
+    const marks = new FileMarks(db);
+    expect(marks.upToDate('/p/.swarm/knowledge.jsonl', 1_750_000_000_000)).toBe(true);
+    expect(marks.upToDate('/p/.swarm/knowledge.jsonl', 1_750_000_000_001)).toBe(false);
+    closeHistoryDb(db);
   });
 });

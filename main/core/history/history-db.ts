@@ -22,7 +22,8 @@ const HISTORY_SCHEMA_VERSION = 1;
  * - `moments`: named points (`last-looked`, `phase:N`); `tombstones`: the plugin's `archived`
  *   events, kept here because its event logs are 5,000-line FIFOs.
  * - `observations`: when a console or recorder was watching (gaps are the complement).
- * - `file_marks`: the state (mtime) of each store file history is up to date with.
+ * - `file_marks`: the state (mtime) of each store file history has recorded and, while a pass over it
+ *   has not reached the file's end, what that pass states (`pass_*`, file-marks.ts).
  * - `sightings_span`: an R*Tree over each sighting's [first_seen, gone_at] (kept by triggers), so
  *   "what was there at time t" reads the few sightings open at t, not every one before t. Its
  *   coordinates are 32-bit floats, rounded outwards: queries filter on the exact columns too.
@@ -77,7 +78,7 @@ CREATE TABLE IF NOT EXISTS observations (
   id INTEGER PRIMARY KEY AUTOINCREMENT, role TEXT NOT NULL, pid INTEGER NOT NULL,
   started_at INTEGER NOT NULL, ended_at INTEGER NOT NULL, resumed_from INTEGER
 );
-CREATE TABLE IF NOT EXISTS file_marks (path TEXT PRIMARY KEY, index_ingested_at INTEGER);
+CREATE TABLE IF NOT EXISTS file_marks (path TEXT PRIMARY KEY, index_ingested_at INTEGER, pass_origin TEXT, pass_at INTEGER, pass_after INTEGER);
 `;
 
 export interface HistoryDbStatus {
@@ -115,6 +116,11 @@ function configure(db: HistoryDb): void {
 function upgrade(db: HistoryDb): void {
   const columns = new Set((db.prepare('PRAGMA table_info(sightings)').all() as { name: string }[]).map((c) => c.name));
   if (!columns.has('thinned')) db.exec('ALTER TABLE sightings ADD COLUMN thinned INTEGER');
+  // Older files: every mark was taken as finished (a pass stopped part-way is not known there).
+  const markColumns = new Set((db.prepare('PRAGMA table_info(file_marks)').all() as { name: string }[]).map((c) => c.name));
+  for (const [name, type] of [['pass_origin', 'TEXT'], ['pass_at', 'INTEGER'], ['pass_after', 'INTEGER']]) {
+    if (!markColumns.has(name!)) db.exec(`ALTER TABLE file_marks ADD COLUMN ${name} ${type}`);
+  }
   const indexed = db.prepare('SELECT 1 FROM sightings_span LIMIT 1').get() !== undefined;
   if (!indexed && db.prepare('SELECT 1 FROM sightings LIMIT 1').get() !== undefined) db.exec(`INSERT INTO sightings_span(id, from_t, to_t) SELECT id, ${SPAN_FROM('sightings')}, coalesce(gone_at, ${OPEN_END}) FROM sightings`);
 }

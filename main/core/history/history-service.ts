@@ -5,6 +5,7 @@ import { AuditLog } from '../human/audit-log';
 import { humanStatePaths } from '../human/secret';
 import { closeHistoryDb, openHistoryDb, type HistoryDb, type HistoryDbStatus } from './history-db';
 import { HistoryRecorder, type BatchSummary } from './recorder';
+import { FileMarks } from './file-marks';
 import type { Caps, ConsoleQuarantine } from './disappearance';
 import { HistoryLease } from './history-lease';
 import { HistoryThinner, type ThinReport } from './thinning';
@@ -179,13 +180,13 @@ export class HistoryService {
     await this.index.idle();
     await this.recorder.drain();
     const files = this.index.db.prepare('SELECT id, path, store_key, name, mtime_ms FROM files').all() as { id: number; path: string; store_key: string; name: string; mtime_ms: number | null }[];
-    const mark = this.db.prepare('SELECT index_ingested_at AS at FROM file_marks WHERE path = ?');
+    const marks = new FileMarks(this.db);
     const first = this.resumedFrom === null;
     if (first) this.db.pragma('synchronous = OFF');
     try {
       for (const file of files) {
-        const marked = mark.get(file.path) as { at: number | null } | undefined;
-        if (marked && marked.at === file.mtime_ms) continue;
+        // Recorded to its end in this state; a pass that stopped part-way is taken over (file-marks.ts).
+        if (marks.upToDate(file.path, file.mtime_ms)) continue;
         this.recorder.enqueue({ storeKey: file.store_key, file: file.name, path: file.path, kind: 'rewritten', count: 0, fileId: file.id, fromLine: 1 });
       }
       await this.recorder.drain();

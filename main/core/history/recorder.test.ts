@@ -9,7 +9,8 @@ import { swarmEntryV2 } from '../../../testing/stores/sample-records';
 import { appendStore, rewriteStore } from '../../../testing/history/plugin-writes';
 import { HistoryService } from './history-service';
 import { HistoryQueries } from './history-queries';
-import { EVENT_PAGE_SQL, type BatchSummary } from './recorder';
+import { type BatchSummary } from './recorder';
+import { EVENT_PAGE_SQL } from './event-facts';
 import type { StoreChange } from '../store-index/ingest';
 
 /** The recorder on its own, with a clock the test moves: costs, gaps while nobody watched, last looked. */
@@ -29,7 +30,8 @@ function workspace() {
   const paths = resolveWorkspacePaths(project, path.join(root, 'hive'), 'flag', false);
   const clock = { t: Date.UTC(2026, 6, 1, 9, 12) };
   const batches: BatchSummary[] = [];
-  const open = async (role: 'app' | 'recorder' = 'app', onBatch: (history: HistoryService) => void = () => undefined) => {
+  /** `started`: called before the history settles (the first recording is then under way). */
+  const open = async (role: 'app' | 'recorder' = 'app', onBatch: (history: HistoryService) => void = () => undefined, started: (history: HistoryService) => void = () => undefined) => {
     const index = new StoreIndexService(paths, path.join(root, 'ws'), { watch: false });
     const history: HistoryService = new HistoryService(index, {
       dir: path.join(root, 'ws'),
@@ -41,6 +43,7 @@ function workspace() {
         onBatch(history);
       },
     });
+    started(history);
     await history.settle();
     const session = {
       index,
@@ -130,6 +133,66 @@ describe('the history recorder', () => {
     expect(w.batches.at(-1)).toMatchObject({ added: 1 });
     expect(new Set(later)).toEqual(new Set([1]));
     expect(synchronous(again.history)).toBe(1);
+  });
+
+  it('takes over a first recording stopped part-way: over the same file, the rest is the baseline too; over a changed file, found on opening since it', async () => {
+    const t0 = Date.UTC(2026, 6, 1, 9, 12);
+    const count = (history: HistoryService, sql: string) => (history.db.prepare(sql).get() as { n: number }).n;
+    const sightings = (history: HistoryService) => count(history, 'SELECT count(*) AS n FROM sightings');
+    const groups = (history: HistoryService) => history.db.prepare('SELECT origin, first_seen, first_after, count(*) AS n FROM sightings GROUP BY 1, 2, 3 ORDER BY 1').all();
+    /** A first recording of 3,000 lessons (6 slices at least) whose recorder stops (as when its lease is lost, or the console quits) once part is recorded. */
+    const stoppedPartWay = async () => {
+      const w = workspace();
+      rewriteStore(w.knowledge, Array.from({ length: 3000 }, (_, i) => entry(i)));
+      const s = await w.open('app', undefined, (history) => {
+        const tick = () => (sightings(history) > 0 ? history.recorder.pause() : setImmediate(tick));
+        setImmediate(tick);
+      });
+      const recorded = sightings(s.history);
+      expect(recorded).toBeGreaterThan(0);
+      expect(recorded).toBeLessThan(3000);
+      // The console stays open a while, watching (and recording) nothing more of that file.
+      w.clock.t += 10 * 60_000;
+      await s.close();
+      return { w, recorded };
+    };
+
+    // The file as the stopped pass read it: the rest of it is the baseline too, as of when history began.
+    const same = await stoppedPartWay();
+    same.w.clock.t = t0 + HOUR;
+    const reopened = await same.w.open();
+    expect(groups(reopened.history)).toEqual([{ origin: 'baseline', first_seen: t0, first_after: null, n: 3000 }]);
+    // Every pass has now reached its file's end: the next open reads none of them again.
+    expect(count(reopened.history, 'SELECT count(*) AS n FROM file_marks WHERE pass_origin IS NOT NULL')).toBe(0);
+
+    // Changed since: what the stopped pass had not reached was there at some time between it and now.
+    const changed = await stoppedPartWay();
+    changed.w.clock.t = t0 + HOUR;
+    appendStore(changed.w.knowledge, entry(3000));
+    const later = await changed.w.open();
+    expect(groups(later.history)).toEqual([
+      { origin: 'baseline', first_seen: t0, first_after: null, n: changed.recorded },
+      { origin: 'catch-up', first_seen: t0 + HOUR, first_after: t0, n: 3001 - changed.recorded },
+    ]);
+    // The Changes view says so: added while nobody watched, between the stopped recording and now.
+    const added = later.queries().changes(new Date(t0).toISOString(), new Date(t0 + HOUR).toISOString());
+    expect(added.counts).toEqual({ added: 3001 - changed.recorded, removed: 0, changed: 0 });
+    expect(new Set(added.rows.map((r) => r.unobserved?.from))).toEqual(new Set([new Date(t0).toISOString()]));
+
+    // An event log's recording stopped part-way: its other tombstones are kept on the next open.
+    const w = workspace();
+    const events = path.join(path.dirname(w.knowledge), 'knowledge-events.jsonl');
+    rewriteStore(events, Array.from({ length: 1_600 }, (_, n) => ({ schema_version: 1, type: 'archived', timestamp: new Date(t0 - n * 60_000).toISOString(), event_id: `ev${n}`, entry_id: `e${n}`, actor: 'curator', reason: 'stale', mode: 'archive' })));
+    const tombstones = (history: HistoryService) => count(history, 'SELECT count(*) AS n FROM tombstones');
+    const first = await w.open('app', undefined, (history) => {
+      const tick = () => (tombstones(history) > 0 ? history.recorder.pause() : setImmediate(tick));
+      setImmediate(tick);
+    });
+    expect(tombstones(first.history)).toBeLessThan(1_600);
+    await first.close();
+    const second = await w.open();
+    expect(tombstones(second.history)).toBe(1_600);
+    expect(count(second.history, 'SELECT count(*) AS n FROM file_marks WHERE pass_origin IS NOT NULL')).toBe(0);
   });
 
   it('records a large first store in short slices, the event loop turning between any two', async () => {

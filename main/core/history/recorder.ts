@@ -9,9 +9,9 @@ import { kindOf } from './entry-kinds';
 import { explainGone, type Caps, type ConsoleQuarantine } from './disappearance';
 import { parseRecord } from './field-diff';
 import { backgroundYield } from '../platform/util/foreground';
+import { FileMarks, StaleRead, type PassFacts } from './file-marks';
+import { EVENT_PAGE_ROWS, EVENT_PAGE_SQL, EVENT_STORES, recordEventFacts, type EventRow } from './event-facts';
 
-/** Event logs whose lines history keeps facts from: archived tombstones and phase completions. */
-const EVENT_STORES = new Set(['knowledge-events', 'hive-events', 'events']);
 const BATCH_DELAY_MS = 25;
 const BUSY_RETRY_MS = 300;
 /** Index rows read per snapshot: a first recording of a large store is read page by page. */
@@ -23,25 +23,6 @@ const PAGE_ROWS = 2000;
  */
 const SLICE_MS = 8;
 const SLICE_ROWS = 500;
-
-/** Event rows recorded per transaction (each line is read back from its file). */
-const EVENT_PAGE_ROWS = 500;
-/**
- * The next page of a file's event rows that history keeps, after a rid: a walk of the rid range
- * (NOT INDEXED keeps SQLite off the kind index, which holds every such event of every log: finding
- * an append's few rows through it took 150 ms at 1M events; an append's rows are the newest rids,
- * StoreChange.afterRid).
- */
-export const EVENT_PAGE_SQL = `SELECT e.rid, e.kind, e.phase, e.ts_ms, ${storedLineSql('e', 'f')} AS raw FROM events e NOT INDEXED JOIN files f ON f.id = e.file_id
-  WHERE e.rid > ? AND e.file_id = ? AND e.line >= ? AND e.kind IN ('archived', 'outcome', 'curator_compliance') ORDER BY e.rid LIMIT ?`;
-
-interface EventRow {
-  rid: number;
-  kind: string;
-  phase: string | null;
-  ts_ms: number | null;
-  raw: string;
-}
 
 interface OpenSighting {
   rowid: number;
@@ -57,9 +38,6 @@ interface IndexedFile {
   /** The modification time of the file as the index last read it: it orders states of the file across processes. */
   mtime_ms: number | null;
 }
-
-/** Thrown inside a write when another recorder has already recorded a later state of the file. */
-class StaleRead extends Error {}
 
 /** Thrown when the index is part-way through re-reading the file: the pass is retried shortly. */
 class NotSettled extends Error {}
@@ -96,9 +74,7 @@ interface SlicePass {
   file: IndexedFile;
   kind: string;
   readState: number | null;
-  origin: string;
-  after: number | null;
-  now: number;
+  pass: PassFacts;
   seen: Set<string>;
 }
 
@@ -123,6 +99,7 @@ interface Pending {
  */
 export class HistoryRecorder {
   private readonly versions: VersionStore;
+  private readonly marks: FileMarks;
   private readonly queue = new Map<string, Pending>();
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> = Promise.resolve();
@@ -142,6 +119,7 @@ export class HistoryRecorder {
     private readonly onBatch: (summary: BatchSummary) => void = () => undefined,
   ) {
     this.versions = new VersionStore(db);
+    this.marks = new FileMarks(db);
     this.sql = {
       openSighting: db.prepare('SELECT id, sha FROM sightings WHERE path = ? AND entry_id = ? AND gone_at IS NULL'),
       lastSha: db.prepare('SELECT sha FROM sightings WHERE entry_id = ? ORDER BY id DESC LIMIT 1'),
@@ -266,16 +244,10 @@ export class HistoryRecorder {
     return this.index.prepare('SELECT id, store_key, tier, name, status, mtime_ms FROM files WHERE path = ?').get(path) as IndexedFile | undefined;
   }
 
-  /**
-   * Inside a write transaction: this pass read the file as it was at `mtime`; refuse to go on when
-   * another recorder (with its own index) has already recorded a later state of the file, else mark
-   * the file as recorded up to ours. The file's mtime, not the time of ingest, orders the states:
-   * a slower process may finish ingesting an older read after a faster one ingested a newer one.
-   */
-  private claim(path: string, mtime: number | null): void {
-    const marked = (this.db.prepare('SELECT index_ingested_at AS at FROM file_marks WHERE path = ?').get(path) as { at: number | null } | undefined)?.at ?? null;
-    if (marked !== null && mtime !== null && marked > mtime) throw new StaleRead();
-    this.db.prepare('INSERT INTO file_marks(path, index_ingested_at) VALUES (?, ?) ON CONFLICT(path) DO UPDATE SET index_ingested_at = excluded.index_ingested_at').run(path, mtime);
+  /** What a pass begun now states about the lines it records (file-marks.ts may take over an earlier one's). */
+  private passFacts(): PassFacts {
+    const catchUp = this.clock.catchingUpFrom();
+    return { origin: catchUp ? (catchUp.from === null ? 'baseline' : 'catch-up') : 'live', now: this.clock.now(), after: catchUp?.from ?? null };
   }
 
   private openSightings(path: string): Map<string, OpenSighting> {
@@ -321,13 +293,12 @@ export class HistoryRecorder {
     const removed = file === null || change.kind === 'removed';
     // The file's mtime as the index read it dates the lines (every page checks it is still that read).
     const readState = file?.mtime_ms ?? null;
-    const countBefore = this.write(() => (this.claim(change.path, readState), this.openSightings(change.path).size));
-    const catchUp = this.clock.catchingUpFrom();
-    const origin = catchUp ? (catchUp.from === null ? 'baseline' : 'catch-up') : 'live';
-    const after = catchUp?.from ?? null;
-    const now = this.clock.now();
+    const current = this.passFacts();
+    const { pass, resumes, countBefore } = this.write(() => ({ ...this.marks.begin(change.path, readState, current), countBefore: this.openSightings(change.path).size }));
+    // Taking over from a pass that stopped part-way: the whole file, whatever the change named.
+    const firstLine = resumes ? 1 : fromLine;
     const seen = new Set<string>();
-    let next = fromLine;
+    let next = firstLine;
     let slices = 0;
     for (let page = removed ? [] : this.readPage(file!, next); page.length > 0; page = this.readPage(file!, next)) {
       next = page[page.length - 1]!.line + 1;
@@ -336,14 +307,16 @@ export class HistoryRecorder {
         // Between two slices, not before the first: a one-line change is recorded without waiting a turn (background work: it gives way while the operator scrolls).
         if (slices++ > 0) await backgroundYield(() => this.paused);
         if (this.paused) return;
-        start = this.write(() => this.recordSlice(page, start, { change, file: file!, kind: kindOf(def?.collection ?? 'active', file!.tier), readState, origin, after, now, seen }, summary));
+        start = this.write(() => this.recordSlice(page, start, { change, file: file!, kind: kindOf(def?.collection ?? 'active', file!.tier), readState, pass, seen }, summary));
       }
       if (page.length < PAGE_ROWS) break;
     }
-    if (!removed && fromLine > 1) return; // an append removes nothing
+    // An append removes nothing: its pass ends here.
+    if (!removed && firstLine > 1) return void this.write(() => (this.marks.claim(change.path, readState, pass), this.marks.finish(change.path)));
+    const { now, after } = pass;
     const quarantines = this.facts.quarantines();
     this.write(() => {
-      this.claim(change.path, readState);
+      this.marks.claim(change.path, readState, pass);
       const open = this.openSightings(change.path);
       for (const [key, sighting] of [...open]) {
         if (seen.has(key)) continue;
@@ -359,13 +332,15 @@ export class HistoryRecorder {
         this.sql.gone.run(now, after, after ?? now, reason.code, reason.text, countBefore, sighting.rowid);
         summary.gone++;
       }
+      this.marks.finish(change.path);
     });
   }
 
   /** Inside a write: records lines of `page` from `start` until the slice's time or size is spent; returns where it stopped. */
   private recordSlice(page: IndexedEntry[], start: number, pass: SlicePass, summary: BatchSummary): number {
-    const { change, file, kind, readState, origin, after, now, seen } = pass;
-    this.claim(change.path, readState);
+    const { change, file, kind, readState, seen } = pass;
+    const { origin, now, after } = pass.pass;
+    this.marks.claim(change.path, readState, pass.pass);
     const open = this.openSightings(change.path);
     const began = performance.now();
     let i = start;
@@ -398,44 +373,28 @@ export class HistoryRecorder {
    * transaction with a turn of the event loop between them: a first recording of a million-line
    * log once held the live view for a second in one transaction. Recording them twice (a page read
    * again after the file was re-read) writes nothing new: tombstones and moments are idempotent.
+   * Taking over from a pass that stopped part-way, it reads all of the file's rows.
    */
   private async recordEventPages(change: StoreChange, file: IndexedFile, fromLine: number, afterRid: number | undefined, summary: BatchSummary): Promise<void> {
-    if (change.kind === 'removed') return void this.write(() => this.claim(change.path, file.mtime_ms));
-    for (let after = afterRid ?? 0, pages = 0; ; pages++) {
+    const { path } = change;
+    const { pass, resumes } = this.write(() => this.marks.begin(path, file.mtime_ms, this.passFacts()));
+    const recordPage = (rows: EventRow[], last: boolean) =>
+      this.write(() => {
+        this.marks.claim(path, file.mtime_ms, pass);
+        const recorded = recordEventFacts(this.db, rows, change.storeKey);
+        if (last) this.marks.finish(path);
+        return recorded;
+      });
+    if (change.kind === 'removed') return void recordPage([], true);
+    const line = resumes ? 1 : fromLine;
+    for (let after = resumes ? 0 : (afterRid ?? 0), pages = 0; ; pages++) {
       if (pages > 0) await backgroundYield(() => this.paused);
       if (this.paused) return;
-      const rows = this.index.prepare(EVENT_PAGE_SQL).all(after, file.id, fromLine, EVENT_PAGE_ROWS) as EventRow[];
-      summary.events += this.write(() => (this.claim(change.path, file.mtime_ms), this.recordEvents(rows, change.storeKey)));
-      if (rows.length < EVENT_PAGE_ROWS) return;
+      const rows = this.index.prepare(EVENT_PAGE_SQL).all(after, file.id, line, EVENT_PAGE_ROWS) as EventRow[];
+      const last = rows.length < EVENT_PAGE_ROWS;
+      summary.events += recordPage(rows, last);
+      if (last) return;
       after = rows[rows.length - 1]!.rid;
     }
   }
-
-  /** Archived tombstones and phase completions from event rows. */
-  private recordEvents(rows: EventRow[], storeKey: string): number {
-    let recorded = 0;
-    const tombstone = this.db.prepare('INSERT OR IGNORE INTO tombstones(event_key, entry_id, tier, at, actor, reason, mode, previous_status) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
-    const phase = this.db.prepare('INSERT INTO moments(name, at, source) VALUES (?, ?, ?) ON CONFLICT(name) DO UPDATE SET at = max(at, excluded.at), source = excluded.source WHERE excluded.at > at');
-    for (const row of rows) {
-      if (row.ts_ms === null) continue;
-      if (row.kind === 'archived') {
-        let v: Record<string, unknown>;
-        try {
-          v = JSON.parse(row.raw) as Record<string, unknown>;
-        } catch {
-          continue;
-        }
-        const str = (x: unknown) => (typeof x === 'string' ? x : null);
-        const entryId = str(v.entry_id);
-        if (!entryId) continue;
-        const tier = str(v.tier) ?? (storeKey === 'hive-events' ? 'hive' : null);
-        recorded += tombstone.run(str(v.event_id) ?? sha256(row.raw), entryId, tier, row.ts_ms, str(v.actor), str(v.reason), str(v.mode), str(v.previous_status)).changes;
-      } else {
-        const n = /(\d+)/.exec(row.phase ?? '')?.[1];
-        if (n) recorded += phase.run(`phase:${Number(n)}`, row.ts_ms, `${storeKey} ${row.kind}`).changes;
-      }
-    }
-    return recorded;
-  }
 }
-
