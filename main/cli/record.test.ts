@@ -33,8 +33,8 @@ const userData = path.join(root, 'ud');
 const knowledge = path.join(project, '.swarm', 'knowledge.jsonl');
 const hiveStore = path.join(hive, 'shared-learnings.jsonl');
 
-function recorder(name: string) {
-  const child = spawn(process.execPath, [bin, 'record', '--project', project, '--hive', hive, '--user-data', userData], { cwd: repo });
+function recorder(name: string, dirs = { project, hive, userData }) {
+  const child = spawn(process.execPath, [bin, 'record', '--project', dirs.project, '--hive', dirs.hive, '--user-data', dirs.userData], { cwd: repo });
   children.push(child);
   const output = { name, stdout: '', stderr: '' };
   child.stdout!.on('data', (chunk) => (output.stdout += chunk));
@@ -162,5 +162,44 @@ describe('two recorders on one workspace', () => {
     expect(scores.at(-1)).toBe(23);
     const numeric = scores.filter((x): x is number => typeof x === 'number');
     expect([...numeric].sort((x, y) => x - y)).toEqual(numeric);
+  }, 180_000);
+
+  it('a recorder killed part-way through a first recording: the next records the rest of the file as the baseline', async () => {
+    const dirs = { project: path.join(root, 'big'), hive: path.join(root, 'big-hive'), userData: path.join(root, 'big-ud') };
+    const file = path.join(dirs.project, '.swarm', 'knowledge.jsonl');
+    rewriteStore(file, Array.from({ length: 20_000 }, (_, i) => swarmEntryV2({ id: `k${i}`, lesson: `Lesson ${i}: pin the lockfile before the release build.` })));
+    const dbFile = path.join(Workspace.cacheDirPath(dirs.userData, resolveWorkspacePaths(dirs.project, dirs.hive, 'flag', false)), 'history.db');
+    const count = (sql: string) => {
+      if (!fs.existsSync(dbFile)) return 0;
+      const db = new Database(dbFile, { readonly: true });
+      try {
+        return (db.prepare(sql).get() as { n: number }).n;
+      } catch {
+        return 0; // the schema is not there yet
+      } finally {
+        db.close();
+      }
+    };
+    const a = recorder('a', dirs);
+    await waitFor(() => count('SELECT count(*) AS n FROM sightings') > 0, 60_000, 'the first recording to begin');
+    a.child.kill('SIGKILL');
+    await a.exited;
+    const recorded = count('SELECT count(*) AS n FROM sightings');
+    expect(recorded).toBeLessThan(20_000);
+
+    const b = recorder('b', dirs);
+    await waitFor(() => b.output.stderr.includes('recording history'), 60_000, 'recorder b to take over');
+    await waitFor(() => count('SELECT count(*) AS n FROM sightings') === 20_000, 30_000, 'b to record the rest');
+    b.child.kill('SIGTERM');
+    expect(await b.exited).toBe(0);
+    const db = new Database(dbFile, { readonly: true });
+    // All of it as it was when history began (a's pass), none as found on b's opening.
+    const groups = db.prepare('SELECT origin, first_seen, first_after, count(*) AS n FROM sightings GROUP BY 1, 2, 3').all() as { origin: string; first_seen: number; first_after: number | null; n: number }[];
+    const began = (db.prepare('SELECT min(started_at) AS n FROM observations').get() as { n: number }).n;
+    expect(groups).toHaveLength(1);
+    expect(groups[0]).toMatchObject({ origin: 'baseline', first_after: null, n: 20_000 });
+    expect(groups[0]!.first_seen).toBeGreaterThanOrEqual(began);
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    db.close();
   }, 180_000);
 });
