@@ -10,12 +10,15 @@ type Query = z.output<typeof DirectivesQuery>;
 /** What the Directives view reads of a model (persisted-knowledge.ts supplies it from the index too). */
 export type DirectiveSource = Pick<KnowledgeModel, 'cached' | 'directiveRows' | 'asOf'>;
 
-/** Lower-cased search text of a row, once per row (rows are reused while counters stay). */
+/** The fields a text search reads, each a string or a list of strings (kept-row-search.ts reads them in kept rows). */
+export const SEARCHED_FIELDS = ['lesson', 'triggers', 'required_actions', 'forbidden_actions', 'verification_checks', 'id'] as const satisfies readonly (keyof DirectiveRow)[];
+
+/** Lower-cased search text of a row, once per row (rows are reused while counters stay): its searched fields' strings, a line each. */
 const haystacks = new WeakMap<DirectiveRow, string>();
 function haystackOf(row: DirectiveRow): string {
   let text = haystacks.get(row);
   if (text === undefined) {
-    text = [row.lesson, ...row.triggers, ...row.required_actions, ...row.forbidden_actions, ...row.verification_checks, row.id].join('\n').toLowerCase();
+    text = SEARCHED_FIELDS.flatMap((field) => row[field]).join('\n').toLowerCase();
     haystacks.set(row, text);
   }
   return text;

@@ -7,6 +7,8 @@ import { generateDemoWorkspace } from '../../demo/generate';
 import { resolveWorkspacePaths } from '../platform/paths/workspace-paths';
 import { StoreIndexService } from '../store-index/store-index-service';
 import { decodeDirectiveRow, encodeDirectiveRow } from './directive-row-codec';
+import { matchesText } from './directive-list';
+import { keptRowHolds } from './kept-row-search';
 import { KnowledgeService } from './knowledge-service';
 
 /** Directive rows kept in the index without their keys come back as the model computed them. */
@@ -57,5 +59,37 @@ describe('directive row codec', () => {
     const values = JSON.parse(text) as unknown[];
     expect(() => decodeDirectiveRow(JSON.stringify(values.slice(1)))).toThrow(/another shape/);
     expect(() => decodeDirectiveRow(JSON.stringify(rows[0]))).toThrow(/another shape/);
+  });
+
+  it('tells from a kept row’s text whether it holds a search text, as the model’s search does (or that it cannot tell)', () => {
+    // Rows as the model makes them, and copies whose searched strings hold what JSON escapes or
+    // lower-casing changes, or whose other fields hold the searched words.
+    const tricky: DirectiveRow[] = rows.slice(0, 40).flatMap((row, i) => [
+      { ...row, lesson: `Quote "the path" as C:\\work, then ${row.lesson}` },
+      { ...row, triggers: [...row.triggers, `line one\nline two, ${i}`], required_actions: ['İstanbul deploy, then BEFORE rollback'] },
+      { ...row, required_actions: [], forbidden_actions: [], verification_checks: [], triggers: [], lesson: 'x' },
+      { ...row, enforcement_mode: 'before, run the tests', applies_to_agents: ['coder, reviewer'], generated_skill_path: 'skills/before/SKILL.md' },
+    ]);
+    const needles = ['before', 'nline', 'run the', ', ', ',', 'e, t', 'the path', 'c:', 'x', 'line two', 'i̇stanbul', 'reviewer', 'skill.md', 'swarm', 'active', 'critical', '0', 'rollback', 'tests'];
+    let told = 0;
+    const untold = new Set<DirectiveRow>();
+    for (const row of [...rows, ...tricky]) {
+      const text = encodeDirectiveRow(row).toLowerCase();
+      for (const needle of [...needles, row.id.slice(2, 9), row.lesson.slice(5, 14).toLowerCase()]) {
+        // The caller asks only for a needle JSON writes as is, lower-cased and trimmed.
+        if (JSON.stringify(needle) !== `"${needle}"` || needle.trim() !== needle || needle === '') continue;
+        const held = keptRowHolds(text, needle);
+        if (held === null) {
+          untold.add(row);
+          continue;
+        }
+        told++;
+        expect(held, `${needle} in ${row.id}`).toBe(matchesText(row, needle));
+      }
+    }
+    // Only rows whose searched strings hold an escape (the first two kinds of copies) are left to decoding.
+    expect(told).toBeGreaterThan(5000);
+    expect([...untold].every((row) => /["\\\n]/.test(row.lesson + row.triggers.join('')))).toBe(true);
+    expect(untold.size).toBe(80);
   });
 });

@@ -4,6 +4,7 @@ import { packedParts, type DerivedStore } from '../store-index/derived-store';
 import type { TimeSlicer } from '../platform/util/time-slicer';
 import { sourceOfRow } from './directive-rows';
 import { decodeDirectiveRow, encodeDirectiveRow } from './directive-row-codec';
+import { keptRowHolds } from './kept-row-search';
 import { directivesPage, isFiltered, matchesText, passesQuickFilters, sortedDirectives, type DirectiveFacts, type DirectiveSource, type listDirectives } from './directive-list';
 import type { DirectiveCounts } from './directive-scope';
 
@@ -66,6 +67,15 @@ function decodeFacts(flat: readonly (number | null)[], at: number): DirectiveFac
   };
 }
 
+/** What text searches read of the kept rows: their texts, lower-cased, and their quick-filter facts (at each rid's place in file order). */
+interface SearchableRows {
+  stamp: string;
+  texts: Map<number, string>;
+  at: Map<number, number>;
+  /** Null in an index kept before the facts were. */
+  facts: (number | null)[] | null;
+}
+
 interface StoredOrder {
   /** Rids of the rows in scope, in the sort order. */
   order: number[];
@@ -76,7 +86,7 @@ export class PersistedDirectives {
   /** The row stored under each rid by this process (empty: what is stored is unknown). */
   private readonly stored = new Map<number, DirectiveRow>();
   /** The stored text of every row, lower-cased, for text searches (read once per stamp). */
-  private searchable: { stamp: string; texts: Map<number, string> } | null = null;
+  private searchable: SearchableRows | null = null;
 
   constructor(private readonly store: DerivedStore) {}
 
@@ -155,45 +165,56 @@ export class PersistedDirectives {
 
   /**
    * A text search on the kept rows: the rows in scope in the sort order whose search text holds
-   * `text` and which pass the quick filters. A row is decoded only when its stored text, lower-cased,
-   * holds `text` as JSON writes it: where JSON writes `text` as is (no quote, backslash or control
-   * character, so no line break either and no match across two fields), a row whose stored text
-   * lacks it cannot match.
+   * `text` and which pass the quick filters (read from the kept facts). A row whose stored text,
+   * lower-cased, lacks `text` as JSON writes it cannot match (where JSON writes `text` as is: no
+   * quote, backslash or control character); one that has it is checked on its text where
+   * kept-row-search.ts can tell, else decoded. Only the page's rows are read back as kept.
    */
   private searched(query: Query, text: string, stamp: string, asOf: number): ReturnType<typeof listDirectives> | null {
     const [orderText] = this.store.readParts(ORDERS, stamp, [orderPart(query.includeInactive, query.sort)]) ?? [];
-    const texts = orderText === undefined ? null : this.searchableTexts(stamp);
-    if (orderText === undefined || !texts) return null;
+    const kept = orderText === undefined ? null : this.searchableRows(stamp);
+    if (orderText === undefined || !kept) return null;
     const { order, counts } = JSON.parse(orderText) as StoredOrder;
     const needle = JSON.stringify(text) === `"${text}"` ? text : null;
+    const quick = isFiltered({ ...query, q: '' });
     const matches: number[] = [];
     for (const rid of order) {
-      const lower = texts.get(rid);
-      if (lower === undefined) return null;
+      const lower = kept.texts.get(rid);
+      const at = kept.at.get(rid);
+      if (lower === undefined || at === undefined) return null;
       if (needle !== null && !lower.includes(needle)) continue;
+      // Facts kept before they were: the row's own (its values are lower-case already).
+      if (quick && !passesQuickFilters(kept.facts ? decodeFacts(kept.facts, at) : decodeDirectiveRow(lower), query)) continue;
+      // The kept texts are lower-case already, and matchesText lower-cases what it reads.
+      const held = needle === null ? null : keptRowHolds(lower, needle);
+      if (held === false || (held === null && !matchesText(decodeDirectiveRow(lower), text))) continue;
       matches.push(rid);
     }
-    // Filtered on the lower-cased texts: the quick filters' values (priorities, tiers, numbers) are
-    // lower-case already and matchesText lower-cases what it reads. Only the page's rows are read back as kept.
-    const found = matches.filter((rid) => {
-      const row = decodeDirectiveRow(texts.get(rid)!);
-      return passesQuickFilters(row, query) && matchesText(row, text);
-    });
-    const page = this.rowTexts(stamp, found.slice(query.offset, query.offset + query.limit));
+    const page = this.rowTexts(stamp, matches.slice(query.offset, query.offset + query.limit));
     if (!page) return null;
-    return directivesPage(found.length, page.map(decodeDirectiveRow), counts, asOf);
+    return directivesPage(matches.length, page.map(decodeDirectiveRow), counts, asOf);
   }
 
-  /** Every stored row's text, lower-cased, by rid (read once per stamp). */
-  private searchableTexts(stamp: string): Map<number, string> | null {
-    if (this.searchable?.stamp === stamp && this.store.storedStamp(ROWS) === stamp) return this.searchable.texts;
+  /**
+   * Every stored row's text, lower-cased, by rid, with the rows' quick-filter facts (read once per
+   * stamp). Each block is lower-cased whole and its rows are slices of it: lower-casing 27,755 rows
+   * one by one made as many copies, and collecting them cost the first search about 100 ms. (A
+   * block's line breaks and tabs stay where they are: JSON writes none raw inside a row, and
+   * lower-casing makes none.)
+   */
+  private searchableRows(stamp: string): SearchableRows | null {
+    if (this.searchable?.stamp === stamp && this.store.storedStamp(ROWS) === stamp) return this.searchable;
     const [fileOrder] = this.store.readParts(ORDERS, stamp, [FILE_ORDER]) ?? [];
     if (fileOrder === undefined) return null;
+    const [facts] = this.store.readParts(ORDERS, stamp, [FACTS]) ?? [];
     const rids = JSON.parse(fileOrder) as number[];
-    const texts = this.rowTexts(stamp, rids);
-    if (!texts) return null;
-    this.searchable = { stamp, texts: new Map(rids.map((rid, i) => [rid, texts[i]!.toLowerCase()])) };
-    return this.searchable.texts;
+    const blocks = this.store.readParts(ROWS, stamp, [...new Set(rids.map(blockOf))]);
+    if (!blocks) return null;
+    const texts = new Map<number, string>();
+    for (const block of blocks) eachRow(block.toLowerCase(), (rid, text) => texts.set(rid, text));
+    if (!rids.every((rid) => texts.has(rid))) return null;
+    this.searchable = { stamp, texts, at: new Map(rids.map((rid, i) => [rid, i])), facts: facts === undefined ? null : (JSON.parse(facts) as (number | null)[]) };
+    return this.searchable;
   }
 
   /** The stored texts of the rows `rids`, in that order, read from their blocks; null when one is not stored at `stamp`. */
@@ -201,13 +222,19 @@ export class PersistedDirectives {
     const blocks = this.store.readParts(ROWS, stamp, [...new Set(rids.map(blockOf))]);
     if (!blocks) return null;
     const byRid = new Map<number, string>();
-    for (const block of blocks) {
-      for (const line of block.split('\n')) {
-        const tab = line.indexOf('\t');
-        byRid.set(Number(line.slice(0, tab)), line.slice(tab + 1));
-      }
-    }
+    for (const block of blocks) eachRow(block, (rid, text) => byRid.set(rid, text));
     const texts = rids.map((rid) => byRid.get(rid));
     return texts.every((text) => text !== undefined) ? (texts as string[]) : null;
+  }
+}
+
+/** Each row of a block: a line of the rid, a tab and the row's text. */
+function eachRow(block: string, row: (rid: number, text: string) => void): void {
+  for (let start = 0; start < block.length; ) {
+    const tab = block.indexOf('\t', start);
+    const end = block.indexOf('\n', tab);
+    const stop = end === -1 ? block.length : end;
+    row(Number(block.slice(start, tab)), block.slice(tab + 1, stop));
+    start = stop + 1;
   }
 }

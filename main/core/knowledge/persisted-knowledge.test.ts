@@ -63,6 +63,11 @@ const QUERIES = [
   { q: 'run the', includeInactive: true, priority: ['high', 'medium'], sort: 'updated' },
   { q: '"THE exact' },
   { q: 'c:\\work' },
+  // Words the kept rows hold outside the searched fields too, and text between two of a row's strings.
+  { q: 'swarm', tier: ['swarm', 'hive'] },
+  { q: 'critical', sort: 'violations' },
+  { q: ', ', includeInactive: true },
+  { q: 'the', expiringWithin: 8, eligibility: 'eligible' },
 ].map((q) => ({ q: '', priority: [], tier: [], includeInactive: false, expiringWithin: null, violatedInWindow: false, eligibility: 'any', sort: 'priority', limit: 100, offset: 0, ...q }) as Parameters<typeof listDirectives>[1]);
 
 /** Ids worth comparing: lessons with counterparts (ties included), without, other collections, a tier asked for. */
