@@ -33,25 +33,16 @@ export function keptRowHolds(text: string, needle: string): boolean | null {
     const searched = SEARCHED[index]!;
     const c = text.charCodeAt(at);
     if (c === QUOTE) {
-      const end = stringEnd(text, at);
-      if (end < 0) return null;
-      if (searched) {
-        const held = stringHolds(text, at + 1, end, needle);
-        if (held !== false) return held;
-      }
-      at = end + 1;
+      const next = stringToken(text, at, searched, needle);
+      if (typeof next !== 'number') return next;
+      at = next;
     } else if (c === OPEN) {
       // A list of strings (the searched lists, and the agents and tools lists between them).
       at++;
       while (text.charCodeAt(at) !== CLOSE) {
-        if (text.charCodeAt(at) !== QUOTE) return null;
-        const end = stringEnd(text, at);
-        if (end < 0) return null;
-        if (searched) {
-          const held = stringHolds(text, at + 1, end, needle);
-          if (held !== false) return held;
-        }
-        at = end + 1;
+        const next = text.charCodeAt(at) === QUOTE ? stringToken(text, at, searched, needle) : null;
+        if (typeof next !== 'number') return next;
+        at = next;
         if (text.charCodeAt(at) === COMMA) at++;
       }
       at++;
@@ -66,6 +57,20 @@ export function keptRowHolds(text: string, needle: string): boolean | null {
     at++;
   }
   return false;
+}
+
+/**
+ * The string token opening at `at`: where the text goes on after it, or the answer when the token
+ * decides it (a searched string holding the needle: true; an escape in one, or no closing quote: null).
+ */
+function stringToken(text: string, at: number, searched: boolean, needle: string): number | true | null {
+  const end = stringEnd(text, at);
+  if (end < 0) return null;
+  if (searched) {
+    const held = stringHolds(text, at + 1, end, needle);
+    if (held !== false) return held;
+  }
+  return end + 1;
 }
 
 /** Where the string token opening at `open` (a quote) closes, or -1. */
