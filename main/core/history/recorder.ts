@@ -74,7 +74,8 @@ interface SlicePass {
   file: IndexedFile;
   kind: string;
   readState: number | null;
-  pass: PassFacts;
+  /** What the pass states about the lines it records (file-marks.ts). */
+  facts: PassFacts;
   seen: Set<string>;
 }
 
@@ -307,7 +308,7 @@ export class HistoryRecorder {
         // Between two slices, not before the first: a one-line change is recorded without waiting a turn (background work: it gives way while the operator scrolls).
         if (slices++ > 0) await backgroundYield(() => this.paused);
         if (this.paused) return;
-        start = this.write(() => this.recordSlice(page, start, { change, file: file!, kind: kindOf(def?.collection ?? 'active', file!.tier), readState, pass, seen }, summary));
+        start = this.write(() => this.recordSlice(page, start, { change, file: file!, kind: kindOf(def?.collection ?? 'active', file!.tier), readState, facts: pass, seen }, summary));
       }
       if (page.length < PAGE_ROWS) break;
     }
@@ -338,9 +339,9 @@ export class HistoryRecorder {
 
   /** Inside a write: records lines of `page` from `start` until the slice's time or size is spent; returns where it stopped. */
   private recordSlice(page: IndexedEntry[], start: number, pass: SlicePass, summary: BatchSummary): number {
-    const { change, file, kind, readState, seen } = pass;
-    const { origin, now, after } = pass.pass;
-    this.marks.claim(change.path, readState, pass.pass);
+    const { change, file, kind, readState, facts, seen } = pass;
+    const { origin, now, after } = facts;
+    this.marks.claim(change.path, readState, facts);
     const open = this.openSightings(change.path);
     const began = performance.now();
     let i = start;
