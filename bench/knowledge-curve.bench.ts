@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { growthExponent, percentile, type BenchOptions, type BenchReport } from './report';
-import { appendLesson, caller, timed, type Call } from './knowledge.bench';
+import { appendLesson, collectGarbage, caller, timed, type Call } from './knowledge.bench';
 import { knowledgeOf } from '../main/core/rpc/knowledge-handlers';
 import { createConsoleCore } from '../main/core/console-core';
 import { generateDemoWorkspace } from '../main/demo/generate';
@@ -74,7 +74,8 @@ async function measure(n: number): Promise<Point> {
     await service.settled();
     await core.dispose();
 
-    // Restart on the existing index: the first detail before the model is warm again.
+    // Restart on the existing index: the first detail before the model is warm again (a fresh heap, as after a restart).
+    collectGarbage();
     core = await createConsoleCore({ userDataDir, host: 'browser', version: 'bench' }, { project, hive });
     call = caller(core);
     await call('stores.summary', {});
