@@ -10,7 +10,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { growthExponent, percentile, type BenchOptions, type BenchReport } from './report';
-import { appendLesson, collectGarbage, caller, timed, type Call } from './knowledge.bench';
+import { appendLesson, caller, timed, type Call } from './knowledge.bench';
+import { collector } from './knowledge-incremental';
 import { knowledgeOf } from '../main/core/rpc/knowledge-handlers';
 import { createConsoleCore } from '../main/core/console-core';
 import { generateDemoWorkspace } from '../main/demo/generate';
@@ -75,7 +76,7 @@ async function measure(n: number): Promise<Point> {
     await core.dispose();
 
     // Restart on the existing index: the first detail before the model is warm again (a fresh heap, as after a restart).
-    collectGarbage();
+    collector()();
     core = await createConsoleCore({ userDataDir, host: 'browser', version: 'bench' }, { project, hive });
     call = caller(core);
     await call('stores.summary', {});

@@ -29,7 +29,8 @@ const APPENDS = 15;
 const POLL_MS = 10;
 const PREVIEW = { phase: 'Phase 3: implement the refunds API', agent: 'coder', tool: 'task', headroomPercent: 70 };
 
-function collector(): () => void {
+/** V8's full collection, without --expose-gc on the command line (the knowledge benches use it). */
+export function collector(): () => void {
   v8.setFlagsFromString('--expose-gc');
   return vm.runInNewContext('gc') as () => void;
 }

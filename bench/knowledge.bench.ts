@@ -14,7 +14,7 @@ import type { BenchReport } from './report';
 import { percentile } from './report';
 import { knowledgeOf } from '../main/core/rpc/knowledge-handlers';
 import { storeIndexOf } from '../main/core/rpc/store-handlers';
-import { measureIncremental } from './knowledge-incremental';
+import { collector, measureIncremental } from './knowledge-incremental';
 import { createConsoleCore, type ConsoleCore } from '../main/core/console-core';
 import { generateDemoWorkspace } from '../main/demo/generate';
 
@@ -111,9 +111,6 @@ function reportFootprint(report: BenchReport, db: ReturnType<typeof storeIndexOf
   );
 }
 
-/** A full collection where the bench runs with --expose-gc (`npm run bench` does), else nothing. */
-export const collectGarbage = (): void => (globalThis as { gc?: () => void }).gc?.();
-
 const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' / ');
 
 export async function run(report: BenchReport): Promise<void> {
@@ -203,7 +200,7 @@ export async function run(report: BenchReport): Promise<void> {
     // A re-open is what an operator gets after restarting the console: a fresh heap. Without this
     // the first session's garbage (about 600 MB) was collected during the re-open's first calls, and
     // whether a major collection landed in the first text search decided it (406–738 ms).
-    collectGarbage();
+    collector()();
     const tReopen = performance.now();
     core = await createConsoleCore({ userDataDir, host: 'browser', version: 'bench' }, { project, hive });
     call = caller(core);
