@@ -114,15 +114,17 @@ function configure(db: HistoryDb): void {
 
 /** What was added after a history was first created (the schema version stays: older files gain it). */
 function upgrade(db: HistoryDb): void {
-  const columns = new Set((db.prepare('PRAGMA table_info(sightings)').all() as { name: string }[]).map((c) => c.name));
-  if (!columns.has('thinned')) db.exec('ALTER TABLE sightings ADD COLUMN thinned INTEGER');
+  addMissingColumns(db, 'sightings', { thinned: 'INTEGER' });
   // Older files: every mark was taken as finished (a pass stopped part-way is not known there).
-  const markColumns = new Set((db.prepare('PRAGMA table_info(file_marks)').all() as { name: string }[]).map((c) => c.name));
-  for (const [name, type] of [['pass_origin', 'TEXT'], ['pass_at', 'INTEGER'], ['pass_after', 'INTEGER']]) {
-    if (!markColumns.has(name!)) db.exec(`ALTER TABLE file_marks ADD COLUMN ${name} ${type}`);
-  }
+  addMissingColumns(db, 'file_marks', { pass_origin: 'TEXT', pass_at: 'INTEGER', pass_after: 'INTEGER' });
   const indexed = db.prepare('SELECT 1 FROM sightings_span LIMIT 1').get() !== undefined;
   if (!indexed && db.prepare('SELECT 1 FROM sightings LIMIT 1').get() !== undefined) db.exec(`INSERT INTO sightings_span(id, from_t, to_t) SELECT id, ${SPAN_FROM('sightings')}, coalesce(gone_at, ${OPEN_END}) FROM sightings`);
+}
+
+/** Adds to `table` each of `columns` (name: type) it does not have yet. */
+function addMissingColumns(db: HistoryDb, table: string, columns: Record<string, string>): void {
+  const present = new Set((db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name));
+  for (const [name, type] of Object.entries(columns)) if (!present.has(name)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${name} ${type}`);
 }
 
 function openChecked(file: string): { db: HistoryDb; checked: boolean } {
