@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { growthExponent, percentile, type BenchOptions, type BenchReport } from './report';
+import { growthExponent, percentile, exponentName, sizeSet, type BenchOptions, type BenchReport } from './report';
 import { appendLesson, caller, timed, type Call } from './knowledge.bench';
 import { collector } from './knowledge-incremental';
 import { knowledgeOf } from '../main/core/rpc/knowledge-handlers';
@@ -92,7 +92,7 @@ async function measure(n: number): Promise<Point> {
 export async function run(report: BenchReport, options: BenchOptions = {}): Promise<void> {
   const sizes = options.sizes ?? DEFAULT_SIZES;
   report.section('Knowledge cost curve');
-  report.note(`sizes: ${sizes.map((n) => n.toLocaleString('en')).join(' / ')} generated knowledge entries; load average at start ${os.loadavg().map((l) => l.toFixed(2)).join(', ')}`);
+  report.note(`sizes: ${sizeSet(sizes)} generated knowledge entries; load average at start ${os.loadavg().map((l) => l.toFixed(2)).join(', ')}`);
   const points: Point[] = [];
   for (const n of sizes) {
     const point = await measure(n);
@@ -107,10 +107,10 @@ export async function run(report: BenchReport, options: BenchOptions = {}): Prom
   }
   report.count('sizes measured', points.length, 'sizes');
   const k = (pick: (p: Point) => number) => growthExponent(points.map((p) => ({ n: p.entries, value: pick(p) })));
-  report.figure('model warm-up growth exponent k (time ∝ nᵏ)', k((p) => p.warmUpMs), '', '≤ 1.1');
-  report.figure('detail after a one-line append: growth exponent k', k((p) => p.detailAfterAppendMs), '', '≤ 0.2 (k ≈ 0)');
-  report.figure('preview current after a one-line append: growth exponent k', k((p) => p.previewCurrentMs), '', '≤ 0.2 (k ≈ 0)');
-  report.figure('inboxes current after a one-line append: growth exponent k', k((p) => p.inboxesCurrentMs), '', '≤ 0.2 (k ≈ 0)');
-  report.figure('re-open first detail: growth exponent k', k((p) => p.reopenDetailMs), '', '≤ 1.1');
+  report.figure(exponentName('model warm-up growth exponent k (time ∝ nᵏ)', sizes), k((p) => p.warmUpMs), '', '≤ 1.1');
+  report.figure(exponentName('detail after a one-line append: growth exponent k', sizes), k((p) => p.detailAfterAppendMs), '', '≤ 0.2 (k ≈ 0)');
+  report.figure(exponentName('preview current after a one-line append: growth exponent k', sizes), k((p) => p.previewCurrentMs), '', '≤ 0.2 (k ≈ 0)');
+  report.figure(exponentName('inboxes current after a one-line append: growth exponent k', sizes), k((p) => p.inboxesCurrentMs), '', '≤ 0.2 (k ≈ 0)');
+  report.figure(exponentName('re-open first detail: growth exponent k', sizes), k((p) => p.reopenDetailMs), '', '≤ 1.1');
   report.note(`load average after the section: ${os.loadavg().map((l) => l.toFixed(2)).join(', ')}`);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { betterOf, changeAgainst, createReport, failureLines, growthExponent, mergeResults, percentile, regressionLines, type Figure } from './report';
+import { betterOf, changeAgainst, createReport, exponentName, failureLines, growthExponent, mergeResults, percentile, regressionLines, type Figure } from './report';
 
 describe('bench report', () => {
   it('computes nearest-rank percentiles', () => {
@@ -42,6 +42,19 @@ describe('bench report', () => {
     expect(growthExponent([{ n: 1_000, value: 1 }])).toBeNaN();
     expect(growthExponent([{ n: 1_000, value: 1 }, { n: 1_000, value: 2 }])).toBeNaN();
     expect(growthExponent([{ n: 1_000, value: 0 }, { n: 10_000, value: 2 }])).toBeNaN();
+  });
+
+  it('compares a growth exponent only with the same exponent over the same sizes', () => {
+    const at = '2026-12-07T15:00:00.000Z';
+    const earlier: Figure[] = [{ section: 'curve', name: exponentName('detail k', [1_000, 3_000]), value: 0.1, unit: '', goal: '≤ 0.2', at }];
+    const lines: string[] = [];
+    const report = createReport((line) => lines.push(line), { label: 'previous run', at, figures: earlier });
+    report.section('curve');
+    report.figure(exponentName('detail k', [1_000, 10_000, 100_000]), 0.5, '', '≤ 0.2');
+    expect(report.regressions).toEqual([]);
+    expect(lines.at(-1)).toBe('  detail k over 1,000 / 10,000 / 100,000 entries: 0.5000    (goal: ≤ 0.2)   [new: not in previous run]');
+    report.figure(exponentName('detail k', [1_000, 3_000]), 0.5, '', '≤ 0.2');
+    expect(report.regressions.map((r) => r.figure.name)).toEqual(['detail k over 1,000 / 3,000 entries']);
   });
 
   it('knows which way each figure improves', () => {

@@ -169,6 +169,21 @@ export function growthExponent(points: readonly { n: number; value: number }[]):
   return sxx === 0 ? Number.NaN : sxy / sxx;
 }
 
+/**
+ * The sizes of a cost curve, as its notes and exponents name them ("1,000 / 10,000 / 100,000").
+ * A growth exponent is a figure of its size set: named with it, it meets only the same exponent
+ * of an earlier run at the same sizes (an exponent over 1k / 3k is not a regression of one over
+ * 1k / 10k / 100k).
+ */
+export function sizeSet(sizes: readonly number[]): string {
+  return sizes.map((n) => n.toLocaleString('en')).join(' / ');
+}
+
+/** A growth exponent's figure name: what it fits, over which sizes. */
+export function exponentName(what: string, sizes: readonly number[]): string {
+  return `${what} over ${sizeSet(sizes)} entries`;
+}
+
 /** The run's verdict: one line per failing section, empty when every section measured something. */
 export function failureLines(failures: readonly BenchFailure[]): string[] {
   return failures.map((f) => `FAILED section "${f.section}": ${f.problem}`);

@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { growthExponent, type BenchOptions, type BenchReport } from './report';
+import { growthExponent, exponentName, sizeSet, type BenchOptions, type BenchReport } from './report';
 import { bareParse, runChild, writeData } from './stores.bench';
 import { StoreIndexService } from '../main/core/store-index/store-index-service';
 import Database from 'better-sqlite3';
@@ -151,7 +151,7 @@ export async function run(report: BenchReport, options: BenchOptions = {}): Prom
   const sizes = options.sizes ?? DEFAULT_SIZES;
   // One section name whatever the sizes, so each size's figures meet the same figures of earlier runs.
   report.section('Stores cost curve');
-  report.note(`sizes: ${sizes.map((n) => n.toLocaleString('en')).join(' / ')} knowledge entries`);
+  report.note(`sizes: ${sizeSet(sizes)} knowledge entries`);
   const points: Point[] = [];
   for (const n of sizes) {
     const point = await measure(n);
@@ -175,9 +175,9 @@ export async function run(report: BenchReport, options: BenchOptions = {}): Prom
     report.note(`${at}: ${point.restoredRows.toLocaleString('en')} rows taken from the kept column caches; until warm without them ${point.unkeptWarmMs.toFixed(0)} ms wall`);
   }
   report.count('sizes measured', points.length, 'sizes');
-  report.figure('ingest growth exponent k (time ∝ nᵏ)', growthExponent(points.map((p) => ({ n: p.n, value: p.ingestMs }))), '', '≤ 1.1');
-  report.figure('re-open growth exponent k (time ∝ nᵏ)', growthExponent(points.map((p) => ({ n: p.n, value: p.reopenMs }))), '', '≤ 1.1');
-  report.figure('re-open CPU time growth exponent k (time ∝ nᵏ)', growthExponent(points.map((p) => ({ n: p.n, value: p.reopenCpuMs }))), '', '≤ 1.1');
-  report.figure('column-cache warm-up growth exponent k (time ∝ nᵏ)', growthExponent(points.map((p) => ({ n: p.n, value: p.warmMs }))), '', '≤ 1.1');
+  report.figure(exponentName('ingest growth exponent k (time ∝ nᵏ)', sizes), growthExponent(points.map((p) => ({ n: p.n, value: p.ingestMs }))), '', '≤ 1.1');
+  report.figure(exponentName('re-open growth exponent k (time ∝ nᵏ)', sizes), growthExponent(points.map((p) => ({ n: p.n, value: p.reopenMs }))), '', '≤ 1.1');
+  report.figure(exponentName('re-open CPU time growth exponent k (time ∝ nᵏ)', sizes), growthExponent(points.map((p) => ({ n: p.n, value: p.reopenCpuMs }))), '', '≤ 1.1');
+  report.figure(exponentName('column-cache warm-up growth exponent k (time ∝ nᵏ)', sizes), growthExponent(points.map((p) => ({ n: p.n, value: p.warmMs }))), '', '≤ 1.1');
   report.note(`load average after the section: ${os.loadavg().map((l) => l.toFixed(2)).join(', ')}`);
 }
