@@ -7,9 +7,10 @@ import type { SourceEntry } from './model-types';
 /**
  * What the Directives view computes once per model and keeps in the model's memo: the rows in
  * scope with the quick-filter counts, and those rows in each sort order. Rows of appended
- * lessons are put into a previous model's results in their places (`growDirectiveMemo`), which
- * gives exactly what computing them again gives: sorts are stable over file order, so a row's
- * place is fixed by its sort key, then its file position.
+ * lessons are put into a previous model's results in their places (`growDirectiveMemo`), when a
+ * memo is first asked for (`StaleDirectiveMemo`), which gives exactly what computing them again
+ * gives: sorts are stable over file order, so a row's place is fixed by its sort key, then its
+ * file position.
  */
 type Query = z.output<typeof DirectivesQuery>;
 export type DirectiveSort = Query['sort'];
@@ -123,7 +124,7 @@ const MAX_PATCHED_ROWS = 256;
  * A previous model's memo value for `key` with rows replaced (`[old, new]`, the same lesson under
  * new counters), or undefined when `key` is not a Directives memo or too many rows changed.
  */
-export function replaceInDirectiveMemo(key: string, value: unknown, replaced: readonly [DirectiveRow, DirectiveRow][], fileOrder: (a: SourceEntry, b: SourceEntry) => number): unknown {
+function replaceInDirectiveMemo(key: string, value: unknown, replaced: readonly [DirectiveRow, DirectiveRow][], fileOrder: (a: SourceEntry, b: SourceEntry) => number): unknown {
   const [area, inactive, sort] = key.split(':');
   if (area !== 'directives' || replaced.length > MAX_PATCHED_ROWS) return undefined;
   const includeInactive = inactive === 'true';
@@ -152,7 +153,7 @@ export function replaceInDirectiveMemo(key: string, value: unknown, replaced: re
  * added ones, or undefined when `key` is not a Directives memo or too many rows went (it is then
  * computed again when asked).
  */
-export function growDirectiveMemo(key: string, value: unknown, added: readonly DirectiveRow[], removed: readonly DirectiveRow[], fileOrder: (a: SourceEntry, b: SourceEntry) => number): unknown {
+function growDirectiveMemo(key: string, value: unknown, added: readonly DirectiveRow[], removed: readonly DirectiveRow[], fileOrder: (a: SourceEntry, b: SourceEntry) => number): unknown {
   const [area, inactive, sort] = key.split(':');
   if (area !== 'directives' || removed.length > MAX_PATCHED_ROWS || added.length > MAX_PATCHED_ROWS) return undefined;
   const includeInactive = inactive === 'true';
@@ -176,4 +177,52 @@ export function growDirectiveMemo(key: string, value: unknown, added: readonly D
   const rows = gone.length > 0 ? before.slice() : before;
   for (const row of gone) removeRow(rows, row, order, fileOrder);
   return insertRows(rows, fresh, order, fileOrder, gone.length > 0);
+}
+
+/** A change of the directive rows since a memo was computed: rows replaced (the same lessons under new counters), or rows added and removed (lines appended, rewritten or gone). */
+export type DirectiveRowChange =
+  | { replaced: readonly [DirectiveRow, DirectiveRow][]; fileOrder: (a: SourceEntry, b: SourceEntry) => number }
+  | { added: readonly DirectiveRow[]; removed: readonly DirectiveRow[]; fileOrder: (a: SourceEntry, b: SourceEntry) => number };
+
+const changeSize = (change: DirectiveRowChange) => ('replaced' in change ? change.replaced.length : Math.max(change.added.length, change.removed.length));
+
+/**
+ * A Directives memo of an earlier model with the row changes since, applied in order when the
+ * memo is first asked for (`resolve`). A saved model holds fourteen of them (two scopes, each
+ * with six sort orders), each a copy of up to every directive row; an append brings up to date
+ * only those a request asks for, not all fourteen before its first answer.
+ */
+export class StaleDirectiveMemo {
+  private constructor(
+    private readonly key: string,
+    private readonly base: unknown,
+    private readonly changes: readonly DirectiveRowChange[],
+    private readonly rows: number,
+  ) {}
+
+  /**
+   * `value` (a memo value, or one already stale) with `change` still to apply, or undefined when
+   * `key` is not a Directives memo or too many rows changed since it was computed (it is then
+   * computed again when asked).
+   */
+  static after(key: string, value: unknown, change: DirectiveRowChange): StaleDirectiveMemo | undefined {
+    const [area, , sort] = key.split(':');
+    if (area !== 'directives' || (sort !== undefined && !SORTS[sort as DirectiveSort])) return undefined;
+    const earlier = value instanceof StaleDirectiveMemo ? value : new StaleDirectiveMemo(key, value, [], 0);
+    const rows = earlier.rows + changeSize(change);
+    if (rows > MAX_PATCHED_ROWS) return undefined;
+    return new StaleDirectiveMemo(key, earlier.base, [...earlier.changes, change], rows);
+  }
+
+  /** The memo's value with every change applied: what computing it again gives. */
+  resolve(): unknown {
+    let value = this.base;
+    for (const change of this.changes) {
+      value =
+        'replaced' in change
+          ? replaceInDirectiveMemo(this.key, value, change.replaced, change.fileOrder)
+          : growDirectiveMemo(this.key, value, change.added, change.removed, change.fileOrder);
+    }
+    return value;
+  }
 }

@@ -4,7 +4,7 @@ import { CounterState } from './counter-state';
 import { CounterpartIndex, type Counterpart } from './counterparts';
 import { DerivedCache } from './derived-cache';
 import { directiveRow } from './directive-rows';
-import { growDirectiveMemo, replaceInDirectiveMemo } from './directive-scope';
+import { StaleDirectiveMemo } from './directive-scope';
 import { isDirective } from '../rules/directive-fields';
 import type { RawEntry } from '../rules/entry-fields';
 import type { EntryDelta } from './entry-cache';
@@ -38,6 +38,8 @@ export class KnowledgeModel {
    * entry (tests and the benchmark read it).
    */
   viewsMadeBy: 'grown' | 'adopted' | 'full' | null = null;
+  /** Directives memos taken over stale from the previous model and brought up to date when asked (tests read it). */
+  memosResolved = 0;
   /** Directive rows this model computed rather than took over (tests read it). */
   rowsComputed = 0;
   /** Rows computed since the last takeComputedRows (the service warms their search text; rows taken over have theirs already). */
@@ -114,7 +116,7 @@ export class KnowledgeModel {
       // The Directives view's scope and sort orders, without the gone rows and with the added ones in their places.
       const added = delta.added.filter((e) => e.collection === 'active' && isDirective(e.value)).map(rowOf);
       for (const [key, value] of carried.memo) {
-        const next = growDirectiveMemo(key, value, added, removedRows, delta.compare);
+        const next = StaleDirectiveMemo.after(key, value, { added, removed: removedRows, fileOrder: delta.compare });
         if (next !== undefined) this.memo.set(key, next);
       }
     }
@@ -135,7 +137,7 @@ export class KnowledgeModel {
     }
     const { directives, replaced } = patchDirectiveRows(before, this.counters.changedSince(previous.counters), compare, (source) => this.rowOf(source));
     for (const [key, value] of previous.memo) {
-      const next = replaceInDirectiveMemo(key, value, replaced, compare);
+      const next = StaleDirectiveMemo.after(key, value, { replaced, fileOrder: compare });
       if (next !== undefined) memo.set(key, next);
     }
     return { directives, memo };
@@ -179,7 +181,11 @@ export class KnowledgeModel {
 
   /** Computes a derived view once per state of the stores (the model is rebuilt when they change). */
   cached<T>(key: string, compute: () => T): T {
-    if (!this.memo.has(key)) this.memo.set(key, compute());
+    const kept = this.memo.get(key);
+    if (kept instanceof StaleDirectiveMemo) {
+      this.memo.set(key, kept.resolve() ?? compute());
+      this.memosResolved++;
+    } else if (!this.memo.has(key)) this.memo.set(key, compute());
     return this.memo.get(key) as T;
   }
 
