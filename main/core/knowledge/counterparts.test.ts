@@ -3,6 +3,7 @@ import { NO_SLICING, TimeSlicer } from '../platform/util/time-slicer';
 import { CounterpartIndex } from './counterparts';
 import { DerivedCache } from './derived-cache';
 import type { SourceEntry } from './model-types';
+import { jaccard, normalizeLesson, wordBigrams } from '../rules/similarity';
 
 let rid = 0;
 const lesson = (tier: SourceEntry['tier'], text: string): SourceEntry => ({
@@ -24,7 +25,92 @@ const TEMPLATES = [
 ];
 const variant = (i: number) => `${TEMPLATES[i % TEMPLATES.length]} ${['early', 'again', 'always'][i % 3]} ${i % 7 === 0 ? 'now' : ''}`.trim();
 
+/**
+ * What a search of every lesson of the other tier group finds, independently of the index: the
+ * lessons at similarity ≥ threshold (or the same lesson), best first, ties in the order a scan of
+ * the entry's bigrams (text order), each bigram's lessons in file order, meets them; at most 10.
+ */
+function everyLesson(all: readonly SourceEntry[], entry: SourceEntry, threshold: number) {
+  const group = (e: SourceEntry) => (e.tier === 'hive' ? 'hive' : 'project');
+  const text = (e: SourceEntry) => String(e.value.lesson);
+  const mine = wordBigrams(text(entry));
+  const inTextOrder = [...mine];
+  const found: { entry: SourceEntry; similarity: number; exact: boolean; first: number; at: number }[] = [];
+  all.forEach((other, at) => {
+    if (group(other) === group(entry)) return;
+    const theirs = wordBigrams(text(other));
+    const first = inTextOrder.findIndex((bigram) => theirs.has(bigram));
+    if (first < 0) return;
+    const similarity = jaccard(mine, theirs);
+    const exact = normalizeLesson(text(other)) === normalizeLesson(text(entry));
+    if (exact || similarity >= threshold) found.push({ entry: other, similarity: exact ? 1 : similarity, exact, first, at });
+  });
+  return found
+    .sort((a, b) => a.first - b.first || a.at - b.at)
+    .sort((a, b) => b.similarity - a.similarity)
+    .slice(0, 10)
+    .map(({ entry: e, similarity, exact }) => ({ entry: e, similarity, exact }));
+}
+
 describe('counterpart index', () => {
+  it('finds what a search of every lesson finds, ties in the same order, at any threshold', async () => {
+    const features = new DerivedCache();
+    const common = 'before merging the change into the main branch of the repository';
+    const texts = [
+      ...Array.from({ length: 30 }, (_, i) => variant(i)),
+      // More than ten copies of one lesson (ties at 1), and lessons sharing only the common words.
+      ...Array.from({ length: 14 }, () => TEMPLATES[0]!),
+      ...Array.from({ length: 40 }, (_, i) => `${['Rotate', 'Audit', 'Check', 'Review'][i % 4]} the ${['keys', 'logs', 'scopes', 'hooks', 'pins'][i % 5]} ${common}`),
+      ...Array.from({ length: 12 }, (_, i) => `Note ${i}: alpha${i} beta${i} ${common}`),
+    ];
+    // Ties the shortest lists meet out of order: Z (first shared bigram "w3 w4") is before X and
+    // Y in the file, Y's rarest shared bigram ("w4 w5") has a shorter list than X's ("w5 w6"), yet a
+    // scan meets X, then Y (both on the list of "w1 w2", X first), then Z. All three are at 2/8.
+    const tied = [
+      lesson('hive', 'w3 w4 zz5 w5 w6 zz6'),
+      ...Array.from({ length: 6 }, (_, i) => lesson('hive', `w1 w2 q${i} r${i} s${i} t${i} u${i} v${i}`)),
+      ...Array.from({ length: 4 }, (_, i) => lesson('hive', `w5 w6 q${i} r${i} s${i} t${i} u${i} v${i}`)),
+      lesson('hive', 'w1 w2 zz1 zz2 w5 w6'),
+      lesson('hive', 'w1 w2 zz3 zz4 w4 w5'),
+      lesson('swarm', 'w1 w2 w3 w4 w5 w6'),
+    ];
+    const all = [...texts.map((text, i) => lesson((['hive', 'swarm', 'link'] as const)[i % 3]!, text)), ...tied];
+    expect(everyLesson(all, tied.at(-1)!, 0.25).map((c) => c.entry)).toEqual([tied.at(-3), tied.at(-2), tied[0]]);
+    // Lessons inserted in the middle of file order: member numbers no longer follow file order.
+    const inserted = all.filter((_, i) => i % 9 === 4);
+    const before = all.filter((e) => !inserted.includes(e));
+    const compare = (a: SourceEntry, b: SourceEntry) => all.indexOf(a) - all.indexOf(b);
+    const updated = await CounterpartIndex.buildNow(before, features).update(all, NO_SLICING, { from: before, added: inserted, compare });
+    const fresh = CounterpartIndex.buildNow(all, features);
+    let ties = 0;
+    for (const threshold of [0.2, 0.35, 0.5, 0.6, 0.75, 0.9, 1]) {
+      for (const entry of all) {
+        const expected = everyLesson(all, entry, threshold);
+        expect(fresh.find(entry, threshold)).toEqual(expected);
+        expect(updated.find(entry, threshold)).toEqual(expected);
+        if (expected.some((c, i) => i > 0 && c.similarity === expected[i - 1]!.similarity)) ties++;
+      }
+    }
+    // Only the shortest lists are read. The last tied lesson shares a bigram with 13 lessons of the
+    // other group; at 0.6 a match shares 3 of its 5, so the 2 shortest of its 4 non-empty lists
+    // hold every one: those of "w3 w4" (Z) and "w4 w5" (Y, Z). At 0.75 a match of "Note 4: …" shares
+    // 11 of its 14 bigrams, 5 of which no lesson of the other group has: none can, none is compared.
+    const probe = (entry: SourceEntry, threshold: number) => {
+      const index = CounterpartIndex.buildNow(all, features);
+      index.find(entry, threshold);
+      return index.compared;
+    };
+    const sharingAny = (entry: SourceEntry) =>
+      all.filter((e) => (e.tier === 'hive') !== (entry.tier === 'hive') && [...wordBigrams(String(e.value.lesson))].some((b) => wordBigrams(String(entry.value.lesson)).has(b))).length;
+    expect([sharingAny(tied.at(-1)!), probe(tied.at(-1)!, 0.6)]).toEqual([13, 2]);
+    const note = all[texts.indexOf(`Note 4: alpha4 beta4 ${common}`)]!;
+    expect([sharingAny(note), probe(note, 0.75)]).toEqual([17, 0]);
+    // The comparison has ties to order and lists cut at ten.
+    expect(ties).toBeGreaterThan(100);
+    expect(all.some((entry) => everyLesson(all, entry, 0.2).length === 10)).toBe(true);
+  });
+
+
   it('after lessons are inserted anywhere in file order, finds exactly what a fresh build finds', async () => {
     const features = new DerivedCache();
     const hive = Array.from({ length: 40 }, (_, i) => lesson('hive', variant(i)));

@@ -70,6 +70,9 @@ export class CounterpartIndex {
     private readonly ownsMembers: boolean,
   ) {}
 
+  /** Lessons a search of this index compared with its entry (tests read it). */
+  compared = 0;
+
   /** Lessons the postings can name: those indexed, and gone ones not let go yet (tests read it). */
   get memberCount(): number {
     return this.members.length;
@@ -195,7 +198,6 @@ export class CounterpartIndex {
     }
   }
 
-  /** The search, pausing (a `yield`) every few hundred candidates. */
   /** The lessons of `entry`'s own tier group sharing a bigram with it, with how many they share (`entry` itself too when indexed). */
   sameGroup(entry: SourceEntry): Map<SourceEntry, number> {
     return this.sharing(entry, tierGroup(entry.tier));
@@ -227,24 +229,76 @@ export class CounterpartIndex {
     return shared;
   }
 
+  /**
+   * The search, pausing (a `yield`) every few hundred candidates. A lesson at similarity ≥ t
+   * shares at least ⌈t·|bigrams|⌉ of the entry's bigrams, so it is on the list of one of any
+   * |bigrams| − ⌈t·|bigrams|⌉ + 1 of them (prefix filtering): only the shortest lists are read, not
+   * those of the common words every templated lesson shares. Ties keep the order a scan of every
+   * list meets candidates in: by the entry's first bigram (text order) a candidate has, then
+   * file order (its place on that bigram's list).
+   */
   private *search(entry: SourceEntry, threshold: number): Generator<void, Counterpart[]> {
     const other: TierGroup = tierGroup(entry.tier) === 'hive' ? 'project' : 'hive';
     const postings = this.postings.get(other)!;
     const mine = this.features.bigrams(entry);
-    const normal = this.features.normalized(entry);
-    const candidates = new Set<SourceEntry>();
-    for (const token of this.features.bigramsInTextOrder(entry)) {
-      forEachNumber(postings.get(token), (number) => candidates.add(this.members[number]!));
+    const inTextOrder = this.features.bigramsInTextOrder(entry);
+    if (inTextOrder.length === 0) return [];
+    const minShared = Math.max(1, Math.ceil(threshold * inTextOrder.length - 1e-6));
+    // Bigrams no lesson of the other group has count among the probed (their lists are empty).
+    const lists = inTextOrder.map((token) => postings.get(token)).filter((list) => list !== undefined);
+    const probed = lists
+      .sort((a, b) => (typeof a === 'number' ? 1 : a.length) - (typeof b === 'number' ? 1 : b.length))
+      .slice(0, Math.max(0, lists.length - minShared + 1));
+    const candidates = new Set<number>();
+    for (const list of probed) {
+      forEachNumber(list, (number) => candidates.add(number));
       yield;
     }
-    const out: Counterpart[] = [];
+    const normal = this.features.normalized(entry);
+    const found: (Counterpart & { number: number; first: number; place: number })[] = [];
     let visited = 0;
-    for (const candidate of candidates) {
-      const similarity = idJaccard(mine, this.features.bigrams(candidate));
+    this.compared += candidates.size;
+    for (const number of candidates) {
+      const candidate = this.members[number]!;
+      const theirs = this.features.bigrams(candidate);
+      const similarity = idJaccard(mine, theirs);
       const exact = this.features.normalized(candidate) === normal;
-      if (exact || similarity >= threshold) out.push({ entry: candidate, similarity: exact ? 1 : similarity, exact });
+      if (exact || similarity >= threshold) {
+        const ids = new Set(unpackIds(theirs));
+        found.push({ entry: candidate, similarity: exact ? 1 : similarity, exact, number, first: inTextOrder.findIndex((token) => ids.has(token)), place: 0 });
+      }
       if ((++visited & 255) === 0) yield;
     }
-    return out.sort((a, b) => b.similarity - a.similarity).slice(0, 10);
+    if (found.length > 1) yield* this.placeOnFirstLists(found, inTextOrder, postings);
+    return found
+      .sort((a, b) => a.first - b.first || a.place - b.place)
+      .sort((a, b) => b.similarity - a.similarity)
+      .slice(0, 10)
+      .map(({ entry: e, similarity, exact }) => ({ entry: e, similarity, exact }));
+  }
+
+  /** Each found lesson's place on the list of its first bigram (file order among those sharing it): read until all are placed. */
+  private *placeOnFirstLists(found: { number: number; first: number; place: number }[], inTextOrder: readonly number[], postings: PostingTable<PostingList>): Generator<void, void> {
+    const byFirst = new Map<number, Map<number, { place: number }>>();
+    for (const item of found) {
+      let onList = byFirst.get(item.first);
+      if (!onList) byFirst.set(item.first, (onList = new Map()));
+      onList.set(item.number, item);
+    }
+    for (const [first, onList] of byFirst) {
+      if (onList.size < 2) continue;
+      const list = postings.get(inTextOrder[first]!);
+      if (typeof list !== 'string') continue;
+      let left = onList.size;
+      for (let i = 0, place = 0; i < list.length && left > 0; i++, place++) {
+        const unit = list.charCodeAt(i);
+        const item = onList.get(unit < ONE_UNIT ? unit : ((unit & (ONE_UNIT - 1)) << 15) | list.charCodeAt(++i));
+        if (item) {
+          item.place = place;
+          left--;
+        }
+        if ((place & 4095) === 4095) yield;
+      }
+    }
   }
 }
