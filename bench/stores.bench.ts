@@ -22,7 +22,7 @@ import { storeDef } from '../main/core/stores/catalog';
 import { writeSyntheticStores } from '../testing/stores/synthetic-stores';
 import { Workspace } from '../main/core/workspace/workspace';
 import { resolveWorkspacePaths } from '../main/core/platform/paths/workspace-paths';
-import { compiledIngestChild } from './compiled-child';
+import { compiledChild } from './compiled-child';
 import type { ChildResult } from './stores-ingest-child';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -34,7 +34,7 @@ const repo = path.resolve(here, '..');
  * sources under tsx (`compiled: false`; the caller says so beside the figures).
  */
 export function runChild(project: string, hive: string, userDataDir: string): ChildResult {
-  const compiled = compiledIngestChild();
+  const compiled = compiledChild('stores-ingest-child');
   const command = compiled ? [compiled] : [path.join(repo, 'bin', 'run-ts.mjs'), path.join(here, 'stores-ingest-child.ts')];
   const child = spawnSync(process.execPath, [...command, project, hive, userDataDir], {
     cwd: repo,
