@@ -83,7 +83,7 @@ describe('counterpart index', () => {
     const updated = await CounterpartIndex.buildNow(before, features).update(all, NO_SLICING, { from: before, added: inserted, compare });
     const fresh = CounterpartIndex.buildNow(all, features);
     let ties = 0;
-    for (const threshold of [0.2, 0.35, 0.5, 0.6, 0.75, 0.9, 1]) {
+    for (const threshold of [0.2, 0.35, 0.5, 0.6, 0.75, 0.9, 1, 1.5]) {
       for (const entry of all) {
         const expected = everyLesson(all, entry, threshold);
         expect(fresh.find(entry, threshold)).toEqual(expected);

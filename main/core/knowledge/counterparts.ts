@@ -243,7 +243,8 @@ export class CounterpartIndex {
     const mine = this.features.bigrams(entry);
     const inTextOrder = this.features.bigramsInTextOrder(entry);
     if (inTextOrder.length === 0) return [];
-    const minShared = Math.max(1, Math.ceil(threshold * inTextOrder.length - 1e-6));
+    // The same lesson shares them all, whatever the threshold (a configured one above 1 included).
+    const minShared = Math.min(inTextOrder.length, Math.max(1, Math.ceil(threshold * inTextOrder.length - 1e-6)));
     // Bigrams no lesson of the other group has count among the probed (their lists are empty).
     const lists = inTextOrder.map((token) => postings.get(token)).filter((list) => list !== undefined);
     const probed = lists

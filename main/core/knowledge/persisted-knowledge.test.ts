@@ -276,6 +276,39 @@ describe('counterparts from the kept postings', () => {
     });
   }, 120_000);
 
+  it('finds the same lessons under a configured threshold above 1 (no similarity reaches it; the same lesson still does)', async () => {
+    await inOwnWorkspace('persisted-counterparts-over-1-', async () => {
+      fs.mkdirSync(path.join(project, '.opencode'), { recursive: true });
+      fs.writeFileSync(path.join(project, '.opencode', 'opencode-swarm.json'), JSON.stringify({ knowledge: { dedup_threshold: 1.5 } }));
+      const lesson = shortLessons(5, ['pin', 'the', 'lockfile', 'run', 'tests', 'first']);
+      const swarm = Array.from({ length: 60 }, (_, i) => swarmEntryV2({ id: `s-${i}`, lesson: lesson() }));
+      const hives = Array.from({ length: 60 }, (_, i) => hiveEntry({ id: `h-${i}`, lesson: i % 3 === 0 ? (swarm[i]!.lesson as string) : lesson() }));
+      fs.writeFileSync(path.join(project, '.swarm', 'knowledge.jsonl'), lines(swarm));
+      fs.writeFileSync(path.join(hive, 'shared-learnings.jsonl'), lines(hives));
+      const first = open();
+      await first.index.ready;
+      await first.service.settled();
+      await first.close();
+
+      const t = open();
+      try {
+        await t.index.ready;
+        const asked: Probe[] = swarm.map((e) => ({ id: e.id as string }));
+        const details: (EntryDetail | null)[] = [];
+        for (const probe of asked) details.push(await t.service.detailFromDisk(probe.id, probe.tier));
+        expect(t.service.builds).toBe(0);
+        const model = await t.service.model();
+        expect(model.thresholds.dedup_threshold).toBe(1.5);
+        // Every third project lesson has its text in the hive: found as the same lesson, and nothing else is.
+        expect(details.filter((d) => d && d.counterparts.length > 0).length).toBeGreaterThanOrEqual(20);
+        expect(details.every((d) => d!.counterparts.every((c) => c.exact))).toBe(true);
+        asked.forEach((probe, i) => expect(details[i], probe.id).toEqual(modelDetail(model, probe)));
+      } finally {
+        await t.close();
+      }
+    });
+  }, 120_000);
+
   it('leaves removed lessons in the token lists until they would pass a quarter of the live ones, and answers as the model does meanwhile', async () => {
     await inOwnWorkspace('persisted-dead-', async () => {
       const lesson = shortLessons(9, ['pin', 'the', 'lockfile', 'run', 'tests', 'first', 'cache']);

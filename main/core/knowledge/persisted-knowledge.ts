@@ -274,7 +274,8 @@ export class PersistedKnowledge {
     const bigrams = [...mine];
     const tokens = new Set(bigrams.map(lineHash));
     // Two of the entry's bigrams under one hash would let a candidate count one for both.
-    const minShared = tokens.size === mine.size ? Math.max(1, Math.ceil(threshold * mine.size - 1e-6)) : 1;
+    // The same lesson shares them all, whatever the threshold (a configured one above 1 included).
+    const minShared = tokens.size === mine.size ? Math.min(mine.size, Math.max(1, Math.ceil(threshold * mine.size - 1e-6))) : 1;
     const other = tierGroup(entry.tier) === 1 ? 0 : 1;
     const candidates = this.store.entriesByRid(this.store.sharingTokens(other, [...tokens], minShared)).map(toSourceEntry);
     const normal = this.derived.normalized(entry);
