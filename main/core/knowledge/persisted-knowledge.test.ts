@@ -246,33 +246,44 @@ function shortLessons(seed: number, words: readonly string[]): () => string {
   return () => Array.from({ length: 3 + Math.floor(random() * 5) }, () => words[Math.floor(random() * words.length)]).join(' ');
 }
 
+/**
+ * Writes the project's and the hive's lessons, lets a first session keep its state, then asks a
+ * second one for each probe's detail from the kept state (no model built) and checks them, and
+ * that each equals the model's once it is built.
+ */
+async function keptDetailsAsTheModel(swarm: Record<string, unknown>[], hives: Record<string, unknown>[], asked: Probe[], check: (details: (EntryDetail | null)[], model: KnowledgeModel) => void): Promise<void> {
+  fs.writeFileSync(path.join(project, '.swarm', 'knowledge.jsonl'), lines(swarm));
+  fs.writeFileSync(path.join(hive, 'shared-learnings.jsonl'), lines(hives));
+  const first = open();
+  await first.index.ready;
+  await first.service.settled();
+  await first.close();
+
+  const t = open();
+  try {
+    await t.index.ready;
+    const details: (EntryDetail | null)[] = [];
+    for (const probe of asked) details.push(await t.service.detailFromDisk(probe.id, probe.tier));
+    expect(t.service.builds).toBe(0);
+    const model = await t.service.model();
+    check(details, model);
+    asked.forEach((probe, i) => expect(details[i], probe.id).toEqual(modelDetail(model, probe)));
+  } finally {
+    await t.close();
+  }
+}
+
 describe('counterparts from the kept postings', () => {
   it('finds what the model finds, in its order, among lessons full of ties', async () => {
     await inOwnWorkspace('persisted-counterparts-', async () => {
       const lesson = shortLessons(5, ['pin', 'the', 'lockfile', 'run', 'tests', 'first']);
       const swarm = Array.from({ length: 150 }, (_, i) => swarmEntryV2({ id: `s-${i}`, lesson: lesson() }));
       const hives = Array.from({ length: 150 }, (_, i) => hiveEntry({ id: i % 25 === 0 ? `s-${i}` : `h-${i}`, lesson: lesson() }));
-      fs.writeFileSync(path.join(project, '.swarm', 'knowledge.jsonl'), lines(swarm));
-      fs.writeFileSync(path.join(hive, 'shared-learnings.jsonl'), lines(hives));
-      const first = open();
-      await first.index.ready;
-      await first.service.settled();
-      await first.close();
-
-      const t = open();
-      try {
-        await t.index.ready;
-        const asked: Probe[] = [...swarm.map((e) => ({ id: e.id as string })), ...hives.map((e) => ({ id: e.id as string, tier: 'hive' as const }))];
-        const details: (EntryDetail | null)[] = [];
-        for (const probe of asked) details.push(await t.service.detailFromDisk(probe.id, probe.tier));
-        expect(t.service.builds).toBe(0);
-        const model = await t.service.model();
+      const asked: Probe[] = [...swarm.map((e) => ({ id: e.id as string })), ...hives.map((e) => ({ id: e.id as string, tier: 'hive' as const }))];
+      await keptDetailsAsTheModel(swarm, hives, asked, (details) => {
         const tied = details.filter((d) => d && d.counterparts.some((c, i) => i > 0 && c.similarity === d.counterparts[i - 1]!.similarity && !c.exact));
         expect(tied.length).toBeGreaterThan(10);
-        asked.forEach((probe, i) => expect(details[i], probe.id).toEqual(modelDetail(model, probe)));
-      } finally {
-        await t.close();
-      }
+      });
     });
   }, 120_000);
 
@@ -283,29 +294,12 @@ describe('counterparts from the kept postings', () => {
       const lesson = shortLessons(5, ['pin', 'the', 'lockfile', 'run', 'tests', 'first']);
       const swarm = Array.from({ length: 60 }, (_, i) => swarmEntryV2({ id: `s-${i}`, lesson: lesson() }));
       const hives = Array.from({ length: 60 }, (_, i) => hiveEntry({ id: `h-${i}`, lesson: i % 3 === 0 ? (swarm[i]!.lesson as string) : lesson() }));
-      fs.writeFileSync(path.join(project, '.swarm', 'knowledge.jsonl'), lines(swarm));
-      fs.writeFileSync(path.join(hive, 'shared-learnings.jsonl'), lines(hives));
-      const first = open();
-      await first.index.ready;
-      await first.service.settled();
-      await first.close();
-
-      const t = open();
-      try {
-        await t.index.ready;
-        const asked: Probe[] = swarm.map((e) => ({ id: e.id as string }));
-        const details: (EntryDetail | null)[] = [];
-        for (const probe of asked) details.push(await t.service.detailFromDisk(probe.id, probe.tier));
-        expect(t.service.builds).toBe(0);
-        const model = await t.service.model();
+      await keptDetailsAsTheModel(swarm, hives, swarm.map((e) => ({ id: e.id as string })), (details, model) => {
         expect(model.thresholds.dedup_threshold).toBe(1.5);
         // Every third project lesson has its text in the hive: found as the same lesson, and nothing else is.
         expect(details.filter((d) => d && d.counterparts.length > 0).length).toBeGreaterThanOrEqual(20);
         expect(details.every((d) => d!.counterparts.every((c) => c.exact))).toBe(true);
-        asked.forEach((probe, i) => expect(details[i], probe.id).toEqual(modelDetail(model, probe)));
-      } finally {
-        await t.close();
-      }
+      });
     });
   }, 120_000);
 
