@@ -2,10 +2,10 @@
  * The benches' child processes compiled to JavaScript as the app ships its core: the child entries
  * (stores-ingest-child.ts, knowledge-reopen-child.ts) and the core's workers, one ES module file
  * each, side by side as electron-vite emits `out/main/index.js` and `out/main/ingest-parse-worker.js`
- * (so a child finds the workers as the app does, platform/util/built-worker.ts). Run from the TypeScript sources, tsx
- * would count in the child's figures: its transpiler held about 40 MB of RSS before the index
- * opened, and a worker from sources (testing/workers/source-worker.ts) spends about 0.74 s of CPU
- * transpiling before it is ready, against 0.11 s compiled.
+ * (so a child finds the workers as the app does, platform/util/built-worker.ts). Run from the
+ * TypeScript sources, tsx would count in the children's figures: its transpiler held about 40 MB
+ * of RSS before the index opened, and a worker from sources (testing/workers/source-worker.ts)
+ * spends about 0.74 s of CPU transpiling before it is ready, against 0.11 s compiled.
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';

@@ -20,9 +20,9 @@ import { createConsoleCore } from '../main/core/console-core';
 import { caller, PAGE, pageWaitsDuring, timed, type Call } from './core-calls';
 import { compiledChild } from './compiled-child';
 import type { ReopenResult } from './knowledge-reopen-child';
+import { generateDemoWorkspace } from '../main/demo/generate';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-import { generateDemoWorkspace } from '../main/demo/generate';
 
 /** Another process appends one lesson line; resolves once the index shows it. */
 export async function appendLesson(call: Call, knowledgeFile: string, n: number): Promise<string> {
