@@ -100,6 +100,8 @@ const shown = (value: number) => (Number.isInteger(value) || !Number.isFinite(va
 export interface Regression {
   figure: Figure;
   change: Change;
+  /** What the figure was compared with, as its line said it (with the earlier figure's own date). */
+  against: string;
 }
 
 export function createReport(
@@ -116,9 +118,9 @@ export function createReport(
     figures.push(entry);
     if (!Number.isFinite(value)) failures.push({ section: current, problem: `${name} is ${value} (nothing was measured)` });
     const change = baseline ? changeAgainst(entry, baseline.figures) : null;
-    if (change?.flagged) regressions.push({ figure: entry, change });
     // A figure kept from an older run than the baseline's own says its date.
     const label = change?.beforeAt && baseline && change.beforeAt !== baseline.at ? `${baseline.label.replace(/ \(.*\)$/, '')} (${change.beforeAt})` : baseline?.label ?? '';
+    if (change?.flagged) regressions.push({ figure: entry, change, against: label });
     const against = baseline ? `   ${change ? describeChange(change, label) : `[new: not in ${baseline.label}]`}` : '';
     log(`  ${name}: ${shown(value)} ${unit}${goal ? `   (goal: ${goal})` : ''}${against}`);
   };
@@ -189,10 +191,13 @@ export function failureLines(failures: readonly BenchFailure[]): string[] {
   return failures.map((f) => `FAILED section "${f.section}": ${f.problem}`);
 }
 
-/** One line per figure more than REGRESSION_THRESHOLD worse than the baseline. */
-export function regressionLines(regressions: readonly Regression[], label: string): string[] {
+/**
+ * One line per figure more than REGRESSION_THRESHOLD worse than the baseline, against what its
+ * figure line named: a figure kept from an older run says that run's date here too.
+ */
+export function regressionLines(regressions: readonly Regression[]): string[] {
   return regressions.map(
-    ({ figure, change }) =>
-      `REGRESSION in "${figure.section}": ${figure.name} ${shown(change.before)} → ${shown(figure.value)} ${figure.unit} (${((change.worse as number) * 100).toFixed(0)} % worse than ${label})`,
+    ({ figure, change, against }) =>
+      `REGRESSION in "${figure.section}": ${figure.name} ${shown(change.before)} → ${shown(figure.value)} ${figure.unit} (${((change.worse as number) * 100).toFixed(0)} % worse than ${against})`,
   );
 }

@@ -92,7 +92,7 @@ if (saveReference) {
   fs.writeFileSync(files.reference, JSON.stringify({ ...run, figures: report.figures.map((f) => ({ ...f, at: finished })) }, null, 2) + '\n');
   console.log('Saved as the reference (.bench/reference.json): later runs compare with it until it is removed or replaced.');
 }
-for (const line of regressionLines(report.regressions, baseline?.label ?? '')) console.error(line);
+for (const line of regressionLines(report.regressions)) console.error(line);
 // A section whose count is 0 or whose figure is NaN measured nothing: the run fails and names it.
 const failed = failureLines(report.failures);
 for (const line of failed) console.error(line);
