@@ -34,6 +34,8 @@ interface Point {
   entries: number;
   warmUpMs: number;
   detailAfterAppendMs: number;
+  /** Every append's detail, in the order they were timed (the note shows whether a median moved with all of them or with a few). */
+  detailSamples: number[];
   previewCurrentMs: number;
   inboxesCurrentMs: number;
   reopenDetailMs: number;
@@ -96,7 +98,7 @@ async function measure(n: number): Promise<Point> {
     const reopenDetail = await timed(() => call('knowledge.detail', { id: page.items[3].id }));
     await knowledgeOf(core.context.workspaces.current).settled();
     await core.dispose();
-    return { n, entries, warmUpMs: warmUp.ms, detailAfterAppendMs: percentile(details, 50), previewCurrentMs, inboxesCurrentMs, reopenDetailMs: reopenDetail.ms };
+    return { n, entries, warmUpMs: warmUp.ms, detailAfterAppendMs: percentile(details, 50), detailSamples: details, previewCurrentMs, inboxesCurrentMs, reopenDetailMs: reopenDetail.ms };
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }
@@ -114,6 +116,7 @@ export async function run(report: BenchReport, options: BenchOptions = {}): Prom
     report.note(`${at}: the opened project's model holds ${point.entries.toLocaleString('en')} entries`);
     report.figure(`model warm-up (build, clusters, tier merge) ${at}`, point.warmUpMs, 'ms');
     report.figure(`knowledge.detail right after a one-line append, p50 of ${APPENDS} ${at}`, point.detailAfterAppendMs, 'ms', '≤ 50 ms');
+    report.note(`${at}: each append's detail in turn (ms): ${point.detailSamples.map((ms) => ms.toFixed(1)).join(' ')}`);
     report.figure(`knowledge.previewInjection current again after a one-line append, p50 of ${CURRENT_AGAIN} ${at}`, point.previewCurrentMs, 'ms', '≤ 100 ms');
     report.figure(`knowledge.inboxes current again after a one-line append, p50 of ${CURRENT_AGAIN} ${at}`, point.inboxesCurrentMs, 'ms', '≤ 100 ms');
     report.figure(`re-open: first knowledge.detail ${at}`, point.reopenDetailMs, 'ms', '≤ 500 ms');

@@ -68,11 +68,22 @@ const baseline = readResults(files.reference, 'reference') ?? readResults(files.
 startWorkersFromSources(sourceWorkerByName);
 
 const report = createReport(console.log, baseline);
+
+/** This process's heap and the resources keeping its event loop busy (timers, handles), in one line. */
+function processState(): string {
+  const { heapUsed, rss } = process.memoryUsage();
+  const resources = new Map<string, number>();
+  for (const kind of process.getActiveResourcesInfo()) resources.set(kind, (resources.get(kind) ?? 0) + 1);
+  const listed = [...resources].map(([kind, n]) => `${kind} ${n}`).join(', ') || 'none';
+  return `heap ${(heapUsed / 2 ** 20).toFixed(0)} MiB, RSS ${(rss / 2 ** 20).toFixed(0)} MiB, load average ${os.loadavg()[0]!.toFixed(2)}; active resources: ${listed}`;
+}
 const load = os.loadavg().map((l) => l.toFixed(2)).join(', ');
 console.log(`Swarm Knowledge Console benchmarks — ${new Date().toISOString()} — node ${process.version}, ${os.cpus().length} cores, load average ${load}`);
 console.log(baseline ? `Compared with the ${baseline.label}; more than 25 % worse is flagged.` : 'No earlier results in .bench/: nothing to compare with yet.');
 for (const file of sections) {
   const module = (await import(pathToFileURL(path.join(benchDir, file)).href)) as { run(report: BenchReport, options: BenchOptions): Promise<void> };
+  // Sections share this process: what the ones before left in it (heap, timers, handles) is said at each start.
+  console.log(`\n[${file}] starts with ${processState()}`);
   try {
     await module.run(report, options);
   } catch (error) {

@@ -48,7 +48,7 @@ const entry = (lesson: string, k: number): SourceEntry => ({
 function featuresOf(entries: readonly SourceEntry[]): ClusterFeatures {
   const derived = new DerivedCache();
   const postings = CounterpartIndex.buildNow(entries, derived);
-  return { bigramCount: (e) => idCount(derived.bigrams(e)), similarity: (a, b) => idJaccard(derived.bigrams(a), derived.bigrams(b)), sameGroup: (e) => postings.sameGroup(e) };
+  return { bigramCount: (e) => idCount(derived.bigrams(e)), similarity: (a, b) => idJaccard(derived.bigrams(a), derived.bigrams(b)), sameGroup: (e, threshold) => postings.sameGroup(e, threshold) };
 }
 
 const fromScratch = (entries: readonly SourceEntry[], threshold: number) =>

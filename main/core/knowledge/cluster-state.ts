@@ -10,8 +10,8 @@ export interface ClusterFeatures {
   bigramCount(entry: SourceEntry): number;
   /** The plugin's Jaccard over the two lessons' bigrams. */
   similarity(a: SourceEntry, b: SourceEntry): number;
-  /** The lessons of its tier group sharing a bigram with it, with how many bigrams they share. */
-  sameGroup(entry: SourceEntry): ReadonlyMap<SourceEntry, number>;
+  /** The lessons of its tier group that could be at similarity ≥ threshold to it (every other is below), with how many bigrams they share. */
+  sameGroup(entry: SourceEntry, threshold: number): ReadonlyMap<SourceEntry, number>;
 }
 
 /**
@@ -86,7 +86,7 @@ export class ClusterGroupState {
       if (this.firstBigramless < 0) this.firstBigramless = i;
       else newest.set(this.find(this.firstBigramless), { j: this.firstBigramless, similarity: 1 });
     } else {
-      for (const [other, shared] of features.sameGroup(entry)) {
+      for (const [other, shared] of features.sameGroup(entry, this.threshold)) {
         // The other lesson has at least `shared` bigrams, so the similarity is at most shared / mine:
         // below the threshold that bound rules it out without looking the other one up.
         if (shared / mine < this.threshold) continue;

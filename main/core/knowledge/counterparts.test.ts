@@ -111,6 +111,60 @@ describe('counterpart index', () => {
   });
 
 
+  it('gives the grown clusters and tier merge every lesson of either group that could be a near-duplicate, reading the shortest lists only', async () => {
+    const features = new DerivedCache();
+    const common = 'before merging the change into the main branch of the repository';
+    const texts = [
+      ...Array.from({ length: 45 }, (_, i) => variant(i)),
+      ...Array.from({ length: 30 }, (_, i) => `${['Rotate', 'Audit', 'Check'][i % 3]} the ${['keys', 'logs', 'scopes', 'hooks', 'pins'][i % 5]} ${common}`),
+      ...Array.from({ length: 9 }, (_, i) => `Note ${i}: alpha${i} beta${i} ${common}`),
+      'single',
+    ];
+    const all = texts.map((text, i) => lesson((['hive', 'swarm', 'link'] as const)[i % 3]!, text));
+    const compare = (a: SourceEntry, b: SourceEntry) => all.indexOf(a) - all.indexOf(b);
+    const inserted = all.filter((_, i) => i % 7 === 3);
+    const before = all.filter((e) => !inserted.includes(e));
+    const indexes = [CounterpartIndex.buildNow(all, features), await CounterpartIndex.buildNow(before, features).update(all, NO_SLICING, { from: before, added: inserted, compare })];
+    const group = (e: SourceEntry) => (e.tier === 'hive' ? 'hive' : 'project');
+    const bigrams = (e: SourceEntry) => wordBigrams(String(e.value.lesson));
+    // Independently of the index: every lesson of the group sharing at least ⌈t·|bigrams|⌉ of the entry's, with the count.
+    const reference = (entry: SourceEntry, same: boolean, threshold: number) => {
+      const mine = bigrams(entry);
+      const least = Math.min(mine.size, Math.max(1, Math.ceil(threshold * mine.size - 1e-6)));
+      return all
+        .filter((other) => (group(other) === group(entry)) === same)
+        .map((other) => [other.value.id, [...bigrams(other)].filter((b) => mine.has(b)).length] as const)
+        .filter(([, shared]) => mine.size > 0 && shared >= least)
+        .sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+    };
+    const asList = (found: ReadonlyMap<SourceEntry, number>) => [...found].map(([e, shared]) => [e.value.id, shared] as const).sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+    let nearDuplicates = 0;
+    for (const index of indexes) {
+      for (const threshold of [0.2, 0.5, 0.6, 0.85, 1, 1.5]) {
+        for (const entry of all) {
+          for (const same of [true, false]) {
+            const found = same ? index.sameGroup(entry, threshold) : index.otherGroup(entry, threshold);
+            expect(asList(found)).toEqual(reference(entry, same, threshold));
+            // What the callers need: every lesson at similarity ≥ threshold is among them.
+            for (const other of all) {
+              if ((group(other) === group(entry)) !== same || other === entry || jaccard(bigrams(entry), bigrams(other)) < threshold) continue;
+              expect(found.has(other)).toBe(true);
+              nearDuplicates++;
+            }
+          }
+        }
+      }
+    }
+    expect(nearDuplicates).toBeGreaterThan(500);
+    // "Rotate the keys …" shares the common words with 26 lessons of the other group; at 0.85 a match
+    // shares 12 of its 13 bigrams, so only the lists of its rarest bigrams are read: 4 lessons compared.
+    const templated = all[45]!;
+    const index = CounterpartIndex.buildNow(all, features);
+    index.otherGroup(templated, 0.85);
+    const sharingAny = all.filter((e) => group(e) !== group(templated) && [...bigrams(e)].some((b) => bigrams(templated).has(b))).length;
+    expect([sharingAny, index.compared]).toEqual([26, 4]);
+  });
+
   it('after lessons are inserted anywhere in file order, finds exactly what a fresh build finds', async () => {
     const features = new DerivedCache();
     const hive = Array.from({ length: 40 }, (_, i) => lesson('hive', variant(i)));

@@ -1,7 +1,7 @@
 import type { SourceEntry } from './model-types';
 import { NO_SLICING, type TimeSlicer } from '../platform/util/time-slicer';
 import { PostingTable } from './posting-table';
-import { forEachPacked, idJaccard, ONE_UNIT, packNumbers, unpackIds, unpackNumbers, type BigramIds } from './bigram-ids';
+import { forEachPacked, idJaccard, ONE_UNIT, packNumbers, sharedCount, unpackIds, unpackNumbers, type BigramIds } from './bigram-ids';
 
 type TierGroup = 'hive' | 'project';
 const tierGroup = (tier: SourceEntry['tier']): TierGroup => (tier === 'hive' ? 'hive' : 'project');
@@ -44,6 +44,25 @@ function forEachNumber(list: PostingList | undefined, visit: (n: number) => void
   if (list === undefined) return;
   if (typeof list === 'number') visit(list);
   else forEachPacked(list, visit);
+}
+
+/**
+ * The fewest of a lesson's `bigrams` bigrams another lesson shares at similarity ≥ `threshold`
+ * (at least one; the same lesson shares them all, whatever the threshold, a configured one above 1 included).
+ */
+function leastShared(bigrams: number, threshold: number): number {
+  return Math.min(bigrams, Math.max(1, Math.ceil(threshold * bigrams - 1e-6)));
+}
+
+/**
+ * The |lists| − minShared + 1 shortest lists of `tokens`: a lesson sharing minShared of them is on
+ * one of these (prefix filtering). Bigrams no lesson of the group has count among the probed (their lists are empty).
+ */
+function shortestLists(tokens: readonly number[], postings: PostingTable<PostingList>, minShared: number): PostingList[] {
+  const lists = tokens.map((token) => postings.get(token)).filter((list) => list !== undefined);
+  return lists
+    .sort((a, b) => (typeof a === 'number' ? 1 : a.length) - (typeof b === 'number' ? 1 : b.length))
+    .slice(0, Math.max(0, lists.length - minShared + 1));
 }
 const compactAll = (lists: Map<number, number[]>): Map<number, PostingList> => new Map([...lists].map(([token, list]) => [token, compact(list)]));
 
@@ -198,35 +217,42 @@ export class CounterpartIndex {
     }
   }
 
-  /** The lessons of `entry`'s own tier group sharing a bigram with it, with how many they share (`entry` itself too when indexed). */
-  sameGroup(entry: SourceEntry): Map<SourceEntry, number> {
-    return this.sharing(entry, tierGroup(entry.tier));
+  /**
+   * The lessons of `entry`'s own tier group that could be at similarity ≥ `threshold` to it, with
+   * how many bigrams each shares with it (`entry` itself too when indexed): what the grown clusters
+   * and tier merge compare an appended lesson with (their threshold, the plugin's Jaccard).
+   */
+  sameGroup(entry: SourceEntry, threshold: number): Map<SourceEntry, number> {
+    return this.near(entry, tierGroup(entry.tier), threshold);
   }
 
-  /** The lessons of the other tier group sharing a bigram with `entry`, with how many they share. */
-  otherGroup(entry: SourceEntry): Map<SourceEntry, number> {
-    return this.sharing(entry, tierGroup(entry.tier) === 'hive' ? 'project' : 'hive');
+  /** The same for the lessons of the other tier group. */
+  otherGroup(entry: SourceEntry, threshold: number): Map<SourceEntry, number> {
+    return this.near(entry, tierGroup(entry.tier) === 'hive' ? 'project' : 'hive', threshold);
   }
 
-  private sharing(entry: SourceEntry, group: TierGroup): Map<SourceEntry, number> {
+  /**
+   * A lesson at Jaccard ≥ t shares at least ⌈t·|bigrams|⌉ of the entry's bigrams (the union is at
+   * least the entry's own): only the lessons on the shortest lists can (probed, as in search), and
+   * of those only the ones sharing that many are returned, with their count. A lesson left out is
+   * below the threshold whatever its own bigrams, so callers find what a scan of every list found.
+   */
+  private near(entry: SourceEntry, group: TierGroup, threshold: number): Map<SourceEntry, number> {
     const postings = this.postings.get(group)!;
-    const shared = new Map<SourceEntry, number>();
-    const members = this.members;
-    for (const token of unpackIds(this.features.bigrams(entry))) {
-      const list = postings.get(token);
-      if (list === undefined) continue;
-      if (typeof list === 'number') {
-        shared.set(members[list]!, (shared.get(members[list]!) ?? 0) + 1);
-        continue;
-      }
-      // Decoded in place (packNumbers' units): the lists of common bigrams are long, and this runs per lesson.
-      for (let i = 0; i < list.length; i++) {
-        const unit = list.charCodeAt(i);
-        const lesson = members[unit < ONE_UNIT ? unit : ((unit & (ONE_UNIT - 1)) << 15) | list.charCodeAt(++i)]!;
-        shared.set(lesson, (shared.get(lesson) ?? 0) + 1);
-      }
+    const mine = this.features.bigrams(entry);
+    const tokens = unpackIds(mine);
+    const out = new Map<SourceEntry, number>();
+    if (tokens.length === 0) return out;
+    const minShared = leastShared(tokens.length, threshold);
+    const candidates = new Set<number>();
+    for (const list of shortestLists(tokens, postings, minShared)) forEachNumber(list, (number) => candidates.add(number));
+    this.compared += candidates.size;
+    for (const number of candidates) {
+      const candidate = this.members[number]!;
+      const shared = sharedCount(mine, this.features.bigrams(candidate));
+      if (shared >= minShared) out.set(candidate, shared);
     }
-    return shared;
+    return out;
   }
 
   /**
@@ -243,15 +269,9 @@ export class CounterpartIndex {
     const mine = this.features.bigrams(entry);
     const inTextOrder = this.features.bigramsInTextOrder(entry);
     if (inTextOrder.length === 0) return [];
-    // The same lesson shares them all, whatever the threshold (a configured one above 1 included).
-    const minShared = Math.min(inTextOrder.length, Math.max(1, Math.ceil(threshold * inTextOrder.length - 1e-6)));
-    // Bigrams no lesson of the other group has count among the probed (their lists are empty).
-    const lists = inTextOrder.map((token) => postings.get(token)).filter((list) => list !== undefined);
-    const probed = lists
-      .sort((a, b) => (typeof a === 'number' ? 1 : a.length) - (typeof b === 'number' ? 1 : b.length))
-      .slice(0, Math.max(0, lists.length - minShared + 1));
+    const minShared = leastShared(inTextOrder.length, threshold);
     const candidates = new Set<number>();
-    for (const list of probed) {
+    for (const list of shortestLists(inTextOrder, postings, minShared)) {
       forEachNumber(list, (number) => candidates.add(number));
       yield;
     }

@@ -104,7 +104,7 @@ export class SimilarityJobs {
     return {
       bigramCount: (entry) => idCount(this.derived.bigrams(entry)),
       similarity: (a, b) => idJaccard(this.derived.bigrams(a), this.derived.bigrams(b)),
-      sameGroup: (entry) => postings.sameGroup(entry),
+      sameGroup: (entry, threshold) => postings.sameGroup(entry, threshold),
     };
   }
 
@@ -164,8 +164,8 @@ export class SimilarityJobs {
     return {
       bigramCount: (value) => idCount(this.derived.bigramIdsOf(value)),
       normalized: (value) => this.derived.normalizedLesson(value),
-      hiveSharing: (entry) => postings.otherGroup(entry),
-      swarmSharing: (entry) => postings.sameGroup(entry),
+      hiveSharing: (entry, threshold) => postings.otherGroup(entry, threshold),
+      swarmSharing: (entry, threshold) => postings.sameGroup(entry, threshold),
     };
   }
 

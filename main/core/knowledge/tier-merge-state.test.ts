@@ -49,8 +49,8 @@ function featuresOf(entries: readonly SourceEntry[]): MergeFeatures {
   return {
     bigramCount: (value: RawEntry) => idCount(derived.bigramIdsOf(value)),
     normalized: (value: RawEntry) => derived.normalizedLesson(value),
-    hiveSharing: (e) => postings.otherGroup(e),
-    swarmSharing: (e) => postings.sameGroup(e),
+    hiveSharing: (e, threshold) => postings.otherGroup(e, threshold),
+    swarmSharing: (e, threshold) => postings.sameGroup(e, threshold),
   };
 }
 

@@ -5,14 +5,14 @@ import type { TimeSlicer } from '../platform/util/time-slicer';
 import type { EligibleSources, MergedDuplicate } from './injection-preview';
 import type { SourceEntry } from './model-types';
 
-/** What the state needs per lesson: bigrams and normalised text (cached per entry), and the lessons sharing a bigram with a project lesson. */
+/** What the state needs per lesson: bigrams and normalised text (cached per entry), and the lessons that could be near-duplicates of a project lesson. */
 export interface MergeFeatures {
   bigramCount(value: RawEntry): number;
   normalized(value: RawEntry): string;
-  /** Hive lessons sharing a bigram with a project lesson, with how many they share. */
-  hiveSharing(entry: SourceEntry): ReadonlyMap<SourceEntry, number>;
-  /** Project lessons sharing a bigram with a project lesson, with how many they share. */
-  swarmSharing(entry: SourceEntry): ReadonlyMap<SourceEntry, number>;
+  /** Hive lessons that could be at similarity ≥ threshold to a project lesson (every other is below), with how many bigrams they share. */
+  hiveSharing(entry: SourceEntry, threshold: number): ReadonlyMap<SourceEntry, number>;
+  /** The same among project lessons. */
+  swarmSharing(entry: SourceEntry, threshold: number): ReadonlyMap<SourceEntry, number>;
 }
 
 /** The merge as the preview uses it: eligible tiers, what is kept (hive, then kept swarm) and each merge. */
@@ -104,9 +104,9 @@ export class TierMergeState {
       }
       return best;
     };
-    const hiveMatch = earliest(this.firstBigramlessHive, () => features.hiveSharing(entry), this.hivePosition);
+    const hiveMatch = earliest(this.firstBigramlessHive, () => features.hiveSharing(entry, READER_DEDUP_THRESHOLD), this.hivePosition);
     if (hiveMatch) return drop(hiveMatch.at, 'hive_near_duplicate', hiveMatch.similarity);
-    const swarmMatch = earliest(this.firstBigramlessKept, () => features.swarmSharing(entry), this.keptPosition);
+    const swarmMatch = earliest(this.firstBigramlessKept, () => features.swarmSharing(entry, READER_DEDUP_THRESHOLD), this.keptPosition);
     if (swarmMatch) return drop(swarmMatch.at, 'swarm_near_duplicate', swarmMatch.similarity);
     this.keep(value, index, features);
     kept.push(value);
