@@ -9,6 +9,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { growthExponent, percentile, exponentName, sizeSet, type BenchOptions, type BenchReport } from './report';
 import { appendLesson } from './knowledge.bench';
 import { caller, timed, type Call } from './core-calls';
@@ -36,6 +37,8 @@ interface Point {
   detailAfterAppendMs: number;
   /** Every append's detail, in the order they were timed (the note shows whether a median moved with all of them or with a few). */
   detailSamples: number[];
+  /** Of each, the time the garbage collector paused the thread while it ran. */
+  gcInDetails: number[];
   previewCurrentMs: number;
   inboxesCurrentMs: number;
   reopenDetailMs: number;
@@ -71,10 +74,22 @@ async function measure(n: number): Promise<Point> {
 
     let appended = 0;
     const details: number[] = [];
+    // The garbage collector's pauses inside each timed detail (what makes a detail at 100k slow or fast).
+    const collections: { start: number; ms: number }[] = [];
+    const gcObserver = new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) collections.push({ start: entry.startTime, ms: entry.duration });
+    });
+    gcObserver.observe({ entryTypes: ['gc'] });
+    const spans: [number, number][] = [];
     for (let i = 0; i < APPENDS; i++) {
       const id = await appendLesson(call, knowledgeFile, ++appended);
+      const t0 = performance.now();
       details.push((await timed(() => call('knowledge.detail', { id }))).ms);
+      spans.push([t0, performance.now()]);
     }
+    await new Promise((resolve) => setImmediate(resolve));
+    gcObserver.disconnect();
+    const gcInDetails = spans.map(([from, to]) => collections.filter((c) => c.start >= from && c.start < to).reduce((sum, c) => sum + c.ms, 0));
     // Each "current again" after its own append, on a settled service: the median of CURRENT_AGAIN.
     const previews: number[] = [];
     const inboxes: number[] = [];
@@ -98,7 +113,7 @@ async function measure(n: number): Promise<Point> {
     const reopenDetail = await timed(() => call('knowledge.detail', { id: page.items[3].id }));
     await knowledgeOf(core.context.workspaces.current).settled();
     await core.dispose();
-    return { n, entries, warmUpMs: warmUp.ms, detailAfterAppendMs: percentile(details, 50), detailSamples: details, previewCurrentMs, inboxesCurrentMs, reopenDetailMs: reopenDetail.ms };
+    return { n, entries, warmUpMs: warmUp.ms, detailAfterAppendMs: percentile(details, 50), detailSamples: details, gcInDetails, previewCurrentMs, inboxesCurrentMs, reopenDetailMs: reopenDetail.ms };
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }
@@ -117,6 +132,7 @@ export async function run(report: BenchReport, options: BenchOptions = {}): Prom
     report.figure(`model warm-up (build, clusters, tier merge) ${at}`, point.warmUpMs, 'ms');
     report.figure(`knowledge.detail right after a one-line append, p50 of ${APPENDS} ${at}`, point.detailAfterAppendMs, 'ms', '≤ 50 ms');
     report.note(`${at}: each append's detail in turn (ms): ${point.detailSamples.map((ms) => ms.toFixed(1)).join(' ')}`);
+    report.note(`${at}: of which garbage collection (ms): ${point.gcInDetails.map((ms) => ms.toFixed(1)).join(' ')}`);
     report.figure(`knowledge.previewInjection current again after a one-line append, p50 of ${CURRENT_AGAIN} ${at}`, point.previewCurrentMs, 'ms', '≤ 100 ms');
     report.figure(`knowledge.inboxes current again after a one-line append, p50 of ${CURRENT_AGAIN} ${at}`, point.inboxesCurrentMs, 'ms', '≤ 100 ms');
     report.figure(`re-open: first knowledge.detail ${at}`, point.reopenDetailMs, 'ms', '≤ 500 ms');
