@@ -245,8 +245,11 @@ export async function run(report: BenchReport): Promise<void> {
         const arrived = new Promise<number>((resolve) => (waiting = resolve));
         const t = performance.now();
         fs.appendFileSync(eventsFile, line);
-        const timeout = new Promise<number>((resolve) => setTimeout(() => resolve(Number.NaN), 5000));
+        let timer: NodeJS.Timeout | undefined;
+        const timeout = new Promise<number>((resolve) => (timer = setTimeout(() => resolve(Number.NaN), 5000)));
         const at = await Promise.race([arrived, timeout]);
+        // Cleared: left running, the 200 timers stayed in the process for the next section (run.ts lists them at its start).
+        clearTimeout(timer);
         waiting = null;
         latencies.push(at - t);
       }
