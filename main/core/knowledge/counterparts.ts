@@ -1,6 +1,7 @@
 import type { SourceEntry } from './model-types';
 import { NO_SLICING, type TimeSlicer } from '../platform/util/time-slicer';
 import { PostingTable } from './posting-table';
+import { leastShared } from '../rules/similarity';
 import { forEachPacked, idJaccard, ONE_UNIT, packNumbers, sharedCount, unpackIds, unpackNumbers, type BigramIds } from './bigram-ids';
 
 type TierGroup = 'hive' | 'project';
@@ -47,14 +48,6 @@ function forEachNumber(list: PostingList | undefined, visit: (n: number) => void
 }
 
 /**
- * The fewest of a lesson's `bigrams` bigrams another lesson shares at similarity ≥ `threshold`
- * (at least one; the same lesson shares them all, whatever the threshold, a configured one above 1 included).
- */
-function leastShared(bigrams: number, threshold: number): number {
-  return Math.min(bigrams, Math.max(1, Math.ceil(threshold * bigrams - 1e-6)));
-}
-
-/**
  * The |lists| − minShared + 1 shortest lists of `tokens`: a lesson sharing minShared of them is on
  * one of these (prefix filtering). Bigrams no lesson of the group has count among the probed (their lists are empty).
  */
@@ -64,6 +57,7 @@ function shortestLists(tokens: readonly number[], postings: PostingTable<Posting
     .sort((a, b) => (typeof a === 'number' ? 1 : a.length) - (typeof b === 'number' ? 1 : b.length))
     .slice(0, Math.max(0, lists.length - minShared + 1));
 }
+
 const compactAll = (lists: Map<number, number[]>): Map<number, PostingList> => new Map([...lists].map(([token, list]) => [token, compact(list)]));
 
 /** Above this share of new lessons a fresh build is cheaper than inserting them one by one. */

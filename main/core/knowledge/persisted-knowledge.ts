@@ -5,7 +5,7 @@ import { lineHash } from '../store-index/stored-lines';
 import { STORES } from '../stores/catalog';
 import { SliceCancelled, type TimeSlicer } from '../platform/util/time-slicer';
 import { entryId, entryLesson } from '../rules/entry-fields';
-import { jaccard, wordBigrams } from '../rules/similarity';
+import { jaccard, leastShared, wordBigrams } from '../rules/similarity';
 import type { KnowledgeThresholds } from '../rules/thresholds';
 import type { CounterState } from './counter-state';
 import type { Counterpart } from './counterparts';
@@ -274,8 +274,7 @@ export class PersistedKnowledge {
     const bigrams = [...mine];
     const tokens = new Set(bigrams.map(lineHash));
     // Two of the entry's bigrams under one hash would let a candidate count one for both.
-    // The same lesson shares them all, whatever the threshold (a configured one above 1 included).
-    const minShared = tokens.size === mine.size ? Math.min(mine.size, Math.max(1, Math.ceil(threshold * mine.size - 1e-6))) : 1;
+    const minShared = tokens.size === mine.size ? leastShared(mine.size, threshold) : 1;
     const other = tierGroup(entry.tier) === 1 ? 0 : 1;
     const candidates = this.store.entriesByRid(this.store.sharingTokens(other, [...tokens], minShared)).map(toSourceEntry);
     const normal = this.derived.normalized(entry);

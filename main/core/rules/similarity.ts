@@ -32,6 +32,13 @@ export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number 
 /** jaccard() of two non-empty sets of these sizes sharing `shared` tokens (the same division, so the same number). */
 export const sharedJaccard = (shared: number, a: number, b: number): number => shared / (a + b - shared);
 
+/**
+ * The fewest of a set's `size` tokens another set shares at jaccard() ≥ `threshold` (the union is
+ * at least the set itself), at least one; the same set shares them all, whatever the threshold (a
+ * configured one above 1 included). What the near-duplicate searches read their shortest lists by.
+ */
+export const leastShared = (size: number, threshold: number): number => Math.min(size, Math.max(1, Math.ceil(threshold * size - 1e-6)));
+
 export const lessonSimilarity = (a: string, b: string): number => jaccard(wordBigrams(a), wordBigrams(b));
 
 /**
