@@ -4,6 +4,7 @@ import type { TimeSlicer } from '../platform/util/time-slicer';
 import { listClusters, type ClusterSummary, type DuplicateCluster } from './clusters';
 import type { GroupComponents } from './similarity-tasks';
 import type { SourceEntry } from './model-types';
+import type { ReadList } from './chunked-list';
 
 /** What the state needs per lesson: how many bigrams it has, its similarity to another (cached per entry), and the lessons sharing a bigram with it in its tier group. */
 export interface ClusterFeatures {
@@ -33,6 +34,8 @@ export class ClusterGroupState {
   private readonly lastById = new Map<string, SourceEntry>();
   /** Clusters as listed, by their summary (a join makes a new summary). */
   private readonly listed = new WeakMap<ClusterSummary, DuplicateCluster>();
+  /** The group's list as the model last gave it, once every lesson of it is covered (appends to it are found by the chunks it shares). */
+  covered: ReadList<SourceEntry>;
 
   private constructor(
     /** The group's lessons covered, in order (grows with appends). */
@@ -41,11 +44,13 @@ export class ClusterGroupState {
     root: ArrayLike<number>,
   ) {
     this.parent = Array.from(root);
+    this.covered = entries;
   }
 
   /** The state of `entries` from the components a full computation returned for them. */
-  static async of(entries: readonly SourceEntry[], threshold: number, components: GroupComponents, features: ClusterFeatures, slicer: TimeSlicer): Promise<ClusterGroupState> {
+  static async of(entries: ReadList<SourceEntry>, threshold: number, components: GroupComponents, features: ClusterFeatures, slicer: TimeSlicer): Promise<ClusterGroupState> {
     const state = new ClusterGroupState([...entries], threshold, components.root);
+    state.covered = entries;
     const { root, linkA, linkSimilarity } = components;
     await slicer.forEach(entries, (entry, i) => {
       state.position.set(entry, i);
@@ -144,9 +149,3 @@ function mergeAscending(a: readonly number[], b: readonly number[]): number[] {
   return out;
 }
 
-/** How the entries of a group grew since a state's: the lessons appended after them, or null when it changed otherwise. */
-export function appendedTo(before: readonly SourceEntry[], after: readonly SourceEntry[]): SourceEntry[] | null {
-  if (after.length < before.length) return null;
-  for (let i = before.length - 1; i >= 0; i--) if (before[i] !== after[i]) return null;
-  return after.slice(before.length);
-}

@@ -1,4 +1,5 @@
 import type { SourceEntry } from './model-types';
+import type { ReadList } from './chunked-list';
 import { NO_SLICING, type TimeSlicer } from '../platform/util/time-slicer';
 import { PostingTable } from './posting-table';
 import { leastShared } from '../rules/similarity';
@@ -35,7 +36,7 @@ type PostingMaps = Map<TierGroup, Map<number, number[]>>;
  * new lessons. Append-only from then on, so an index and those updated from it share it (an
  * index only reads the numbers its lists hold). Gone lessons stay until the next fresh build (see `update`).
  */
-type Members = readonly SourceEntry[];
+type Members = ReadList<SourceEntry>;
 
 const numbersOf = (list: PostingList | undefined): readonly number[] => (list === undefined ? [] : typeof list === 'number' ? [list] : unpackNumbers(list));
 /** A built list as kept: bare when alone, else packed. */
@@ -77,7 +78,7 @@ export class CounterpartIndex {
     private readonly features: Features,
     private readonly postings: Postings,
     /** The lessons indexed, in file order. */
-    readonly lessons: readonly SourceEntry[],
+    readonly lessons: ReadList<SourceEntry>,
     private readonly members: Members,
     /** False while `members` is the lessons' own list, which an update must not append to. */
     private readonly ownsMembers: boolean,
@@ -91,7 +92,7 @@ export class CounterpartIndex {
     return this.members.length;
   }
 
-  static async build(lessons: readonly SourceEntry[], features: Features, slicer: TimeSlicer = NO_SLICING): Promise<CounterpartIndex> {
+  static async build(lessons: ReadList<SourceEntry>, features: Features, slicer: TimeSlicer = NO_SLICING): Promise<CounterpartIndex> {
     const maps: PostingMaps = new Map([['hive', new Map()], ['project', new Map()]]);
     await slicer.forEach(lessons, (lesson, number) => CounterpartIndex.append(maps, features, lesson, number));
     const built = new Map([...maps].map(([group]) => [group, new Map<number, PostingList>()]));
@@ -99,7 +100,7 @@ export class CounterpartIndex {
     return CounterpartIndex.of(built, features, lessons);
   }
 
-  static buildNow(lessons: readonly SourceEntry[], features: Features): CounterpartIndex {
+  static buildNow(lessons: ReadList<SourceEntry>, features: Features): CounterpartIndex {
     const maps: PostingMaps = new Map([['hive', new Map()], ['project', new Map()]]);
     lessons.forEach((lesson, number) => CounterpartIndex.append(maps, features, lesson, number));
     const built = new Map([...maps].map(([group, map]) => [group, compactAll(map)]));
@@ -107,7 +108,7 @@ export class CounterpartIndex {
   }
 
   /** A fresh build's index: its members are its lessons, numbered in file order. */
-  private static of(maps: Map<TierGroup, Map<number, PostingList>>, features: Features, lessons: readonly SourceEntry[]): CounterpartIndex {
+  private static of(maps: Map<TierGroup, Map<number, PostingList>>, features: Features, lessons: ReadList<SourceEntry>): CounterpartIndex {
     return new CounterpartIndex(features, new Map([...maps].map(([group, map]) => [group, PostingTable.of<PostingList>(map)])), lessons, lessons, false);
   }
 
@@ -126,9 +127,9 @@ export class CounterpartIndex {
    * order) spares finding that out by comparing both lists.
    */
   async update(
-    lessons: readonly SourceEntry[],
+    lessons: ReadList<SourceEntry>,
     slicer: TimeSlicer = NO_SLICING,
-    appended?: { from: readonly SourceEntry[]; added: readonly SourceEntry[]; removed?: readonly SourceEntry[]; compare: (a: SourceEntry, b: SourceEntry) => number },
+    appended?: { from: ReadList<SourceEntry>; added: readonly SourceEntry[]; removed?: readonly SourceEntry[]; compare: (a: SourceEntry, b: SourceEntry) => number },
   ): Promise<CounterpartIndex> {
     if (lessons === this.lessons) return this;
     let added: readonly SourceEntry[];
@@ -242,7 +243,7 @@ export class CounterpartIndex {
     for (const list of shortestLists(tokens, postings, minShared)) forEachNumber(list, (number) => candidates.add(number));
     this.compared += candidates.size;
     for (const number of candidates) {
-      const candidate = this.members[number]!;
+      const candidate = this.members.at(number)!;
       const shared = sharedCount(mine, this.features.bigrams(candidate));
       if (shared >= minShared) out.set(candidate, shared);
     }
@@ -274,7 +275,7 @@ export class CounterpartIndex {
     let visited = 0;
     this.compared += candidates.size;
     for (const number of candidates) {
-      const candidate = this.members[number]!;
+      const candidate = this.members.at(number)!;
       const theirs = this.features.bigrams(candidate);
       const similarity = idJaccard(mine, theirs);
       const exact = this.features.normalized(candidate) === normal;

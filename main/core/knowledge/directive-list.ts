@@ -4,6 +4,7 @@ import type { KnowledgeModel } from './knowledge-model';
 import { VIOLATION_WINDOW_DAYS } from './counter-state';
 import { directiveScope, EXPIRING_SOON_PHASES, scopeKey, sortKey, SORTS, type DirectiveCounts, type DirectiveScope } from './directive-scope';
 import type { TimeSlicer } from '../platform/util/time-slicer';
+import { ChunkedList } from './chunked-list';
 
 type Query = z.output<typeof DirectivesQuery>;
 
@@ -70,9 +71,9 @@ export const isFiltered = (query: Query): boolean =>
   query.priority.length > 0 || query.tier.length > 0 || query.expiringWithin !== null || query.violatedInWindow || query.eligibility !== 'any' || query.q.trim() !== '';
 
 /** The rows in scope in one sort order, and the quick-filter counts (once per model). */
-export function sortedDirectives(model: DirectiveSource, includeInactive: boolean, sort: Query['sort']): { sorted: DirectiveRow[]; counts: DirectiveCounts } {
+export function sortedDirectives(model: DirectiveSource, includeInactive: boolean, sort: Query['sort']): { sorted: ChunkedList<DirectiveRow>; counts: DirectiveCounts } {
   const { all, counts } = scopeOf(model, includeInactive);
-  return { sorted: model.cached(sortKey(includeInactive, sort), () => [...all].sort(SORTS[sort])), counts };
+  return { sorted: model.cached(sortKey(includeInactive, sort), () => ChunkedList.from([...all].sort(SORTS[sort]))), counts };
 }
 
 /** A Directives answer. */
@@ -94,7 +95,6 @@ export function directivesPage(total: number, rows: DirectiveRow[], counts: Dire
  * any text still missing).
  */
 export async function warmDirectives(model: KnowledgeModel, slicer: TimeSlicer): Promise<void> {
-  const { all } = scopeOf(model, false);
-  model.cached(sortKey(false, 'priority'), () => [...all].sort(SORTS.priority));
+  sortedDirectives(model, false, 'priority');
   await slicer.forEach(model.takeComputedRows(), haystackOf);
 }

@@ -25,7 +25,7 @@ beforeAll(async () => {
   const service = new KnowledgeService(index, project, () => Date.parse('2026-08-01T00:00:00.000Z'));
   try {
     await index.ready;
-    rows = (await service.model()).directiveRows();
+    rows = (await service.model()).directiveRows().toArray();
   } finally {
     await service.dispose();
     await index.close();

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { isActiveStatus } from '../rules/thresholds';
 import { sourceOfRow } from './directive-rows';
 import type { SourceEntry } from './model-types';
+import { ChunkedList, type ReadList } from './chunked-list';
 
 /**
  * What the Directives view computes once per model and keeps in the model's memo: the rows in
@@ -40,7 +41,7 @@ export interface DirectiveCounts {
 }
 
 export interface DirectiveScope {
-  all: DirectiveRow[];
+  all: ChunkedList<DirectiveRow>;
   counts: DirectiveCounts;
 }
 
@@ -66,55 +67,28 @@ function uncount(counts: DirectiveCounts, row: DirectiveRow): void {
 }
 
 /** The rows in scope (active only unless asked, file order) and the quick-filter counts. */
-export function directiveScope(rows: readonly DirectiveRow[], includeInactive: boolean): DirectiveScope {
+export function directiveScope(rows: ReadList<DirectiveRow>, includeInactive: boolean): DirectiveScope {
   const all = rows.filter((row) => inScope(row, includeInactive));
   const counts: DirectiveCounts = { all: 0, byPriority: { low: 0, medium: 0, high: 0, critical: 0 }, expiringSoon: 0, violatedInWindow: 0, notEligible: 0 };
   for (const row of all) count(counts, row);
-  return { all, counts };
+  return { all: ChunkedList.from(all), counts };
 }
 
-/** `rows` (ordered by `order`, then file order) with `added` put in their places: in `rows` itself when it is `owned` (a copy made for this), else in a copy. */
-function insertRows(
-  rows: readonly DirectiveRow[],
-  added: readonly DirectiveRow[],
-  order: (a: DirectiveRow, b: DirectiveRow) => number,
-  fileOrder: (a: SourceEntry, b: SourceEntry) => number,
-  owned = false,
-): DirectiveRow[] {
-  if (added.length === 0) return rows as DirectiveRow[];
-  // Not owned: the first insertion makes the copy (toSpliced copies once; slice then splice, twice).
-  let out: DirectiveRow[] | null = owned ? (rows as DirectiveRow[]) : null;
-  for (const row of added) {
-    const current = out ?? rows;
-    const source = sourceOfRow(row)!;
-    let low = 0;
-    let high = current.length;
-    while (low < high) {
-      const mid = (low + high) >> 1;
-      const other = current[mid]!;
-      if ((order(other, row) || fileOrder(sourceOfRow(other)!, source)) <= 0) low = mid + 1;
-      else high = mid;
-    }
-    if (out) out.splice(low, 0, row);
-    else out = rows.toSpliced(low, 0, row);
-  }
-  return out!;
+/** The order of a Directives list: `order`, then file order. */
+const rowOrder = (order: (a: DirectiveRow, b: DirectiveRow) => number, fileOrder: (a: SourceEntry, b: SourceEntry) => number) => (a: DirectiveRow, b: DirectiveRow) =>
+  order(a, b) || fileOrder(sourceOfRow(a)!, sourceOfRow(b)!);
+
+/** `rows` (ordered by `order`, then file order) with `added` put in their places (each copies one chunk of the list). */
+function insertRows(rows: ChunkedList<DirectiveRow>, added: readonly DirectiveRow[], order: (a: DirectiveRow, b: DirectiveRow) => number, fileOrder: (a: SourceEntry, b: SourceEntry) => number): ChunkedList<DirectiveRow> {
+  const compare = rowOrder(order, fileOrder);
+  for (const row of added) rows = rows.insertAt(rows.upperBound(row, compare), row);
+  return rows;
 }
 
 /** `rows` (ordered by `order`, then file order) without `row`. */
-function removeRow(rows: DirectiveRow[], row: DirectiveRow, order: (a: DirectiveRow, b: DirectiveRow) => number, fileOrder: (a: SourceEntry, b: SourceEntry) => number): void {
-  const source = sourceOfRow(row)!;
-  let low = 0;
-  let high = rows.length;
-  while (low < high) {
-    const mid = (low + high) >> 1;
-    const other = rows[mid]!;
-    if ((order(other, row) || fileOrder(sourceOfRow(other)!, source)) < 0) low = mid + 1;
-    else high = mid;
-  }
-  const at = rows.indexOf(row, low);
-  if (at < 0) throw new Error('directive row missing from its sorted list');
-  rows.splice(at, 1);
+function removeRow(rows: ChunkedList<DirectiveRow>, row: DirectiveRow, order: (a: DirectiveRow, b: DirectiveRow) => number, fileOrder: (a: SourceEntry, b: SourceEntry) => number): ChunkedList<DirectiveRow> {
+  for (let at = rows.lowerBound(row, rowOrder(order, fileOrder)); at < rows.length; at++) if (rows.at(at) === row) return rows.removeAt(at);
+  throw new Error('directive row missing from its sorted list');
 }
 
 /** Above this many changed rows a Directives memo is computed again rather than patched. */
@@ -133,19 +107,19 @@ function replaceInDirectiveMemo(key: string, value: unknown, replaced: readonly 
   if (sort === undefined) {
     const scope = value as DirectiveScope;
     const counts = { ...scope.counts, byPriority: { ...scope.counts.byPriority } };
-    const all = scope.all.slice();
+    let all = scope.all;
     for (const [old, next] of pairs) {
       uncount(counts, old);
       count(counts, next);
-      removeRow(all, old, () => 0, fileOrder);
+      all = removeRow(all, old, () => 0, fileOrder);
     }
-    return { all: insertRows(all, pairs.map(([, next]) => next), () => 0, fileOrder, true), counts } satisfies DirectiveScope;
+    return { all: insertRows(all, pairs.map(([, next]) => next), () => 0, fileOrder), counts } satisfies DirectiveScope;
   }
   const order = SORTS[sort as DirectiveSort];
   if (!order) return undefined;
-  const rows = (value as DirectiveRow[]).slice();
-  for (const [old] of pairs) removeRow(rows, old, order, fileOrder);
-  return insertRows(rows, pairs.map(([, next]) => next), order, fileOrder, true);
+  let rows = value as ChunkedList<DirectiveRow>;
+  for (const [old] of pairs) rows = removeRow(rows, old, order, fileOrder);
+  return insertRows(rows, pairs.map(([, next]) => next), order, fileOrder);
 }
 
 /**
@@ -162,21 +136,19 @@ function growDirectiveMemo(key: string, value: unknown, added: readonly Directiv
   if (sort === undefined) {
     const scope = value as DirectiveScope;
     const counts = { ...scope.counts, byPriority: { ...scope.counts.byPriority } };
-    // One copy of the list: the rows that went are taken out of it, the new ones put into it.
-    const all = gone.length > 0 ? scope.all.slice() : scope.all;
+    let all = scope.all;
     for (const row of gone) {
       uncount(counts, row);
-      removeRow(all, row, () => 0, fileOrder);
+      all = removeRow(all, row, () => 0, fileOrder);
     }
     for (const row of fresh) count(counts, row);
-    return { all: insertRows(all, fresh, () => 0, fileOrder, gone.length > 0), counts } satisfies DirectiveScope;
+    return { all: insertRows(all, fresh, () => 0, fileOrder), counts } satisfies DirectiveScope;
   }
   const order = SORTS[sort as DirectiveSort];
   if (!order) return undefined;
-  const before = value as DirectiveRow[];
-  const rows = gone.length > 0 ? before.slice() : before;
-  for (const row of gone) removeRow(rows, row, order, fileOrder);
-  return insertRows(rows, fresh, order, fileOrder, gone.length > 0);
+  let rows = value as ChunkedList<DirectiveRow>;
+  for (const row of gone) rows = removeRow(rows, row, order, fileOrder);
+  return insertRows(rows, fresh, order, fileOrder);
 }
 
 /** A change of the directive rows since a memo was computed: rows replaced (the same lessons under new counters), or rows added and removed (lines appended, rewritten or gone). */

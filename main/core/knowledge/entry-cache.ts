@@ -1,5 +1,6 @@
 import type { EntryPosition, IndexedEntryLine, KnowledgeSource } from '../store-index/knowledge-source';
 import type { TimeSlicer } from '../platform/util/time-slicer';
+import { ChunkedList, type ReadList } from './chunked-list';
 import { toSourceEntry } from './from-index';
 import type { SourceEntry } from './model-types';
 import { RidTable } from './rid-table';
@@ -19,7 +20,7 @@ interface RefreshStats {
 /** What the last refresh changed, for views that can be updated rather than rebuilt. */
 export interface EntryDelta {
   /** The entries the delta applies to (the cache's list before the refresh). */
-  from: readonly SourceEntry[];
+  from: ReadList<SourceEntry>;
   /** Entries added, in rid order. */
   added: readonly SourceEntry[];
   dropped: number;
@@ -46,11 +47,11 @@ export class EntryCache {
   private byFile = new Map<number, SourceEntry[]>();
   private highestRid = 0;
   /** Every cached entry, in file order (file, then line). */
-  entries: readonly SourceEntry[] = [];
+  entries: ChunkedList<SourceEntry> = ChunkedList.empty();
   /** Bumped whenever the set of entries changes; derived results are keyed by it. */
   generation = 0;
   lastRefresh: RefreshStats = { parsed: [], dropped: 0 };
-  lastDelta: EntryDelta = { from: [], added: [], dropped: 0, removed: [], compare: (a, b) => this.compare(a, b) };
+  lastDelta: EntryDelta = { from: ChunkedList.empty(), added: [], dropped: 0, removed: [], compare: (a, b) => this.compare(a, b) };
 
   /** File order of two cached entries. */
   compare(a: SourceEntry, b: SourceEntry): number {
@@ -104,13 +105,22 @@ export class EntryCache {
     this.lastDelta = { from: this.entries, added: addedEntries, dropped, removed: dropped ? removed.filter((entry) => !addedNow.has(entry)) : removed, compare: this.lastDelta.compare };
     const changed = parsed.length > 0 || dropped > 0;
     if (changed) {
-      this.entries = this.inFileOrder();
+      // A few appended lines go to the end of their file's place (one chunk copied each); more, or
+      // any removal, and the list is made again from the files' lists.
+      this.entries = dropped === 0 && addedEntries.length <= 64 ? this.withAppended(addedEntries) : ChunkedList.from(this.inFileOrder());
       this.generation++;
     }
     return changed;
   }
 
-  /** Every cached entry in file order: one copy per refresh that changed them, so a plain loop (flatMap costs far more per item). */
+  /** The entries with lines appended to their files (each after every line of its file, so at its file-order place). */
+  private withAppended(added: readonly SourceEntry[]): ChunkedList<SourceEntry> {
+    let entries = this.entries;
+    for (const entry of added) entries = entries.insertAt(entries.upperBound(entry, (a, b) => this.compare(a, b)), entry);
+    return entries;
+  }
+
+  /** Every cached entry in file order: a plain loop (flatMap costs far more per item). */
   private inFileOrder(): SourceEntry[] {
     const files = [...this.byFile.keys()].sort((a, b) => a - b);
     let total = 0;

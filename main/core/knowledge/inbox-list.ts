@@ -5,6 +5,7 @@ import type { KnowledgeModel } from './knowledge-model';
 import type { SourceEntry } from './model-types';
 import { runSimilarityTask, type DuplicatesInput, type DuplicatesOutput } from './similarity-tasks';
 import type { TimeSlicer } from '../platform/util/time-slicer';
+import type { ReadList } from './chunked-list';
 
 /** Clusters returned per tier group (the total says how many exist), and lessons listed per cluster. */
 export const MAX_CLUSTERS = 100;
@@ -52,7 +53,7 @@ function duplicatesInput(groups: ClusterGroups, threshold: number): DuplicatesIn
 export const listedIds = (output: DuplicatesOutput): Set<string>[] => output.groups.map((g) => new Set(g.clusters.flatMap((c) => c.ids)));
 
 /** The member behind each listed id (the last copy of an id wins, as it always has). */
-function listedMembers(entries: readonly SourceEntry[], listed: ReadonlySet<string>): Map<string, SourceEntry> {
+function listedMembers(entries: ReadList<SourceEntry>, listed: ReadonlySet<string>): Map<string, SourceEntry> {
   const byId = new Map<string, SourceEntry>();
   for (const member of entries) {
     const id = entryId(member.value);

@@ -6,6 +6,7 @@ import { baseOrder } from '../rules/base-order';
 import { isActiveStatus, type KnowledgeThresholds } from '../rules/thresholds';
 import { baseScore, contextualScore, directiveScore, isDirectiveEntry, phaseCategories, type BaseScore, type ContextualScore, type DecisionContext, type DirectiveScore } from '../rules/injection-scoring';
 import { buildDirectiveBlock, buildLessonBlock } from '../rules/injection-blocks';
+import type { ReadList } from './chunked-list';
 
 /**
  * A preview of the documented injection rules: which entries the architect's
@@ -37,8 +38,8 @@ interface PreviewContext extends DecisionContext {
 
 interface PreviewSources {
   /** Project (or link-tier) entries in file order. */
-  swarm: readonly RawEntry[];
-  hive: readonly RawEntry[];
+  swarm: ReadList<RawEntry>;
+  hive: ReadList<RawEntry>;
   /** `knowledge-retractions.jsonl` records; their `normalized_lesson`s are suppressed. */
   retractions?: readonly RawEntry[];
 }

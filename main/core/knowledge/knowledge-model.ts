@@ -2,6 +2,7 @@ import type { DirectiveRow } from '../../../shared/contract/knowledge';
 import type { EffectiveOutcomes } from '../rules/counters';
 import { CounterState } from './counter-state';
 import { CounterpartIndex, type Counterpart } from './counterparts';
+import type { ChunkedList } from './chunked-list';
 import { DerivedCache } from './derived-cache';
 import { directiveRow } from './directive-rows';
 import { StaleDirectiveMemo } from './directive-scope';
@@ -128,7 +129,7 @@ export class KnowledgeModel {
    * they are when the counters are the same, patched where a counter change reaches (see
    * patchDirectiveRows), or null when the thresholds changed (every row is computed again).
    */
-  private carriedRows(previous: KnowledgeModel, before: ModelViews, compare: EntryDelta['compare']): { directives: DirectiveRow[]; memo: Map<string, unknown> } | null {
+  private carriedRows(previous: KnowledgeModel, before: ModelViews, compare: EntryDelta['compare']): { directives: ChunkedList<DirectiveRow>; memo: Map<string, unknown> } | null {
     if (JSON.stringify(previous.thresholds) !== JSON.stringify(this.thresholds)) return null;
     const memo = new Map<string, unknown>();
     if (previous.counters === this.counters) {
@@ -190,7 +191,7 @@ export class KnowledgeModel {
   }
 
   /** Lessons of the main stores (swarm, link and hive files), any status. */
-  lessons(): SourceEntry[] {
+  lessons(): ChunkedList<SourceEntry> {
     return this.built.lessons;
   }
 
@@ -262,27 +263,27 @@ export class KnowledgeModel {
   }
 
   /** Lessons with v2 directive fields as directive rows (file order); rows are reused while counters and thresholds stay. */
-  directiveRows(): DirectiveRow[] {
+  directiveRows(): ChunkedList<DirectiveRow> {
     return this.built.directives;
   }
 
   /** The rejected and unactionable entries (file order), for the triage inboxes. */
-  triageEntries(): { rejected: SourceEntry[]; unactionable: SourceEntry[] } {
+  triageEntries(): { rejected: ChunkedList<SourceEntry>; unactionable: ChunkedList<SourceEntry> } {
     return this.built.triage;
   }
 
   /** Lessons eligible for the injection preview, tiers split as the reader sees them. */
-  injectionSources(): { swarm: RawEntry[]; hive: RawEntry[]; retractions: RawEntry[] } {
+  injectionSources(): { swarm: ChunkedList<RawEntry>; hive: ChunkedList<RawEntry>; retractions: RawEntry[] } {
     return this.built.sources;
   }
 
   /** The lessons behind injectionSources(), index for index. */
-  injectionSourceEntries(): { swarm: SourceEntry[]; hive: SourceEntry[] } {
+  injectionSourceEntries(): { swarm: ChunkedList<SourceEntry>; hive: ChunkedList<SourceEntry> } {
     return this.built.sourceEntries;
   }
 
   /** Active lessons per tier group, for near-duplicate clustering. */
-  clusterGroups(): { group: 'project' | 'hive'; entries: SourceEntry[] }[] {
+  clusterGroups(): { group: 'project' | 'hive'; entries: ChunkedList<SourceEntry> }[] {
     return this.built.groups;
   }
 }

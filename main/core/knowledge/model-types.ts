@@ -3,6 +3,7 @@ import type { RawEntry } from '../rules/entry-fields';
 import type { ExpiryMarker, QualityMarkers } from '../rules/lifecycle';
 import type { KnowledgeThresholds } from '../rules/thresholds';
 import type { EntryCollection, StoreTier } from '../stores/catalog';
+import type { ReadList } from './chunked-list';
 
 /**
  * The knowledge model's vocabulary: the records it is built from (filled by the index adapter,
@@ -57,7 +58,7 @@ export interface SkillRef {
 
 export interface KnowledgeInputs {
   /** File order (file, then line). */
-  entries: readonly SourceEntry[];
+  entries: ReadList<SourceEntry>;
   /** `knowledge-events.jsonl` lines (file order). */
   knowledgeEvents: SourceEvent[];
   /** Legacy `knowledge-application.jsonl` lines (file order). */

@@ -2,6 +2,7 @@ import type { DirectiveRow } from '../../../shared/contract/knowledge';
 import { isDirective } from '../rules/directive-fields';
 import { entryId, entryStatus, type RawEntry } from '../rules/entry-fields';
 import { isActiveStatus } from '../rules/thresholds';
+import { ChunkedList } from './chunked-list';
 import { EventIndex } from './event-index';
 import { KeyedTable } from './keyed-table';
 import { LayeredLookup } from './layered-lookup';
@@ -16,19 +17,19 @@ import type { EventRef, KnowledgeInputs, SourceEntry } from './model-types';
  */
 export interface ModelViews {
   /** Lessons of the main stores (swarm, link and hive files), any status, file order. */
-  lessons: SourceEntry[];
+  lessons: ChunkedList<SourceEntry>;
   /** Every copy of an id (any store), file order; an only copy is kept bare (see copiesOf). */
   byId: LayeredLookup<Copies>;
   eventsById: Map<string, EventRef[]>;
   /** Lessons with directive fields (file order) and their rows, index for index. */
-  directiveSources: SourceEntry[];
-  directives: DirectiveRow[];
-  groups: { group: 'project' | 'hive'; entries: SourceEntry[] }[];
+  directiveSources: ChunkedList<SourceEntry>;
+  directives: ChunkedList<DirectiveRow>;
+  groups: { group: 'project' | 'hive'; entries: ChunkedList<SourceEntry> }[];
   /** The lessons behind `sources.swarm` / `sources.hive`, index for index. */
-  sourceEntries: { swarm: SourceEntry[]; hive: SourceEntry[] };
-  sources: { swarm: RawEntry[]; hive: RawEntry[]; retractions: RawEntry[] };
+  sourceEntries: { swarm: ChunkedList<SourceEntry>; hive: ChunkedList<SourceEntry> };
+  sources: { swarm: ChunkedList<RawEntry>; hive: ChunkedList<RawEntry>; retractions: RawEntry[] };
   /** The triage inboxes' entries (rejected and unactionable collections), file order. */
-  triage: { rejected: SourceEntry[]; unactionable: SourceEntry[] };
+  triage: { rejected: ChunkedList<SourceEntry>; unactionable: ChunkedList<SourceEntry> };
 }
 
 /** The copies of an id: nearly every id has one, kept bare (a list each would cost more than the entry's shell). */
@@ -74,7 +75,7 @@ export function* buildViews(inputs: KnowledgeInputs, rowOf: (source: SourceEntry
   if (!lessons) {
     const list: SourceEntry[] = [];
     yield* each(inputs.entries, (e) => e.collection === 'active' && list.push(e));
-    lessons = list;
+    lessons = ChunkedList.from(list);
   }
   let byId = adopted.byId;
   if (!byId) {
@@ -106,15 +107,15 @@ export function* buildViews(inputs: KnowledgeInputs, rowOf: (source: SourceEntry
       rows.push(rowOf(source));
       sourcesOfRows.push(source);
     });
-    [directives, directiveSources] = [rows, sourcesOfRows];
+    [directives, directiveSources] = [ChunkedList.from(rows), ChunkedList.from(sourcesOfRows)];
   }
   let groups = adopted.groups;
   if (!groups) {
     const split: SourceEntry[][] = [[], []];
     yield* each(lessons, (e) => isActiveStatus(entryStatus(e.value)) && split[tierGroupOf(e)]!.push(e));
     groups = [
-      { group: 'project', entries: split[0]! },
-      { group: 'hive', entries: split[1]! },
+      { group: 'project', entries: ChunkedList.from(split[0]!) },
+      { group: 'hive', entries: ChunkedList.from(split[1]!) },
     ];
   }
   const eventsById = adopted.eventsById ?? eventIndex(inputs);
@@ -122,14 +123,14 @@ export function* buildViews(inputs: KnowledgeInputs, rowOf: (source: SourceEntry
   if (!sources || !sourceEntries) {
     const split: SourceEntry[][] = [[], []];
     yield* each(lessons, (e) => split[tierGroupOf(e)]!.push(e));
-    sourceEntries = { swarm: split[0]!, hive: split[1]! };
-    sources = { swarm: split[0]!.map((e) => e.value), hive: split[1]!.map((e) => e.value), retractions: inputs.retractions };
+    sourceEntries = { swarm: ChunkedList.from(split[0]!), hive: ChunkedList.from(split[1]!) };
+    sources = { swarm: ChunkedList.from(split[0]!.map((e) => e.value)), hive: ChunkedList.from(split[1]!.map((e) => e.value)), retractions: inputs.retractions };
   }
   let triage = adopted.triage;
   if (!triage) {
     const found: { rejected: SourceEntry[]; unactionable: SourceEntry[] } = { rejected: [], unactionable: [] };
     yield* each(inputs.entries, (e) => (e.collection === 'rejected' || e.collection === 'unactionable') && found[e.collection].push(e));
-    triage = found;
+    triage = { rejected: ChunkedList.from(found.rejected), unactionable: ChunkedList.from(found.unactionable) };
   }
   return { lessons, byId, eventsById, directiveSources, directives, groups, sourceEntries, sources, triage };
 }
@@ -137,40 +138,23 @@ export function* buildViews(inputs: KnowledgeInputs, rowOf: (source: SourceEntry
 /**
  * `list` (in file order) with `added` (in file order) put in their places; `values` (index for
  * index with `list`) gets `valueOf` of each at the same place, or is null for a view that is a
- * list of entries alone (its one copy is then all that is made). Few additions are spliced in by
- * binary search; many are merged in one pass.
+ * list of entries alone. Few additions are inserted by binary search (each copies one chunk of the
+ * list, not the list); many are merged in one pass.
  */
 export function insertInOrder<T>(
-  list: readonly SourceEntry[],
-  values: readonly T[] | null,
+  list: ChunkedList<SourceEntry>,
+  values: ChunkedList<T> | null,
   added: readonly SourceEntry[],
   compare: EntryOrder,
   valueOf: (entry: SourceEntry) => T,
-): { list: SourceEntry[]; values: T[] | null } {
-  if (added.length === 0) return { list: list as SourceEntry[], values: values as T[] | null };
+): { list: ChunkedList<SourceEntry>; values: ChunkedList<T> | null } {
   if (added.length > 64) return mergeInOrder(list, values, added, compare, valueOf);
-  // The first insertion makes the copy (toSpliced: one allocation, one pass; slice then splice
-  // copies a long list twice), the next ones go into that copy.
-  let outList: SourceEntry[] | null = null;
-  let outValues: T[] | null = null;
   for (const entry of added) {
-    const current = outList ?? list;
-    let low = 0;
-    let high = current.length;
-    while (low < high) {
-      const mid = (low + high) >> 1;
-      if (compare(current[mid]!, entry) <= 0) low = mid + 1;
-      else high = mid;
-    }
-    if (outList) {
-      outList.splice(low, 0, entry);
-      outValues?.splice(low, 0, valueOf(entry));
-    } else {
-      outList = list.toSpliced(low, 0, entry);
-      outValues = values && values.toSpliced(low, 0, valueOf(entry));
-    }
+    const at = list.upperBound(entry, compare);
+    list = list.insertAt(at, entry);
+    values = values && values.insertAt(at, valueOf(entry));
   }
-  return { list: outList!, values: outValues };
+  return { list, values };
 }
 
 /**
@@ -179,78 +163,77 @@ export function insertInOrder<T>(
  * Few removals are found by binary search, many in one pass.
  */
 export function removeFromOrder<T>(
-  list: readonly SourceEntry[],
-  values: readonly T[] | null,
+  list: ChunkedList<SourceEntry>,
+  values: ChunkedList<T> | null,
   removed: readonly SourceEntry[],
   compare: EntryOrder,
-): { list: SourceEntry[]; values: T[] | null; gone: (T | SourceEntry)[] } {
+): { list: ChunkedList<SourceEntry>; values: ChunkedList<T> | null; gone: (T | SourceEntry)[] } {
   const gone: (T | SourceEntry)[] = [];
-  if (removed.length === 0) return { list: list as SourceEntry[], values: values as T[] | null, gone };
   if (removed.length <= 64) {
-    // As in insertInOrder: the first removal makes the copy, the next ones are made in it.
-    let outList: SourceEntry[] | null = null;
-    let outValues: T[] | null = null;
     for (const entry of removed) {
-      const at = indexInOrder(outList ?? list, entry, compare);
+      const at = indexInOrder(list, entry, compare);
       if (at < 0) continue;
-      gone.push(values ? (outValues ?? values)[at]! : (outList ?? list)[at]!);
-      if (outList) {
-        outList.splice(at, 1);
-        outValues?.splice(at, 1);
-      } else {
-        outList = list.toSpliced(at, 1);
-        outValues = values && values.toSpliced(at, 1);
-      }
+      gone.push(values ? values.at(at)! : list.at(at)!);
+      list = list.removeAt(at);
+      values = values && values.removeAt(at);
     }
-    return { list: outList ?? list.slice(), values: outList ? outValues : values && values.slice(), gone };
+    return { list, values, gone };
   }
   const drop = new Set(removed);
   const outList: SourceEntry[] = [];
   const outValues: T[] | null = values && [];
+  const valueAt = values?.toArray();
   list.forEach((entry, i) => {
-    if (drop.has(entry)) gone.push(values ? values[i]! : entry);
+    if (drop.has(entry)) gone.push(valueAt ? valueAt[i]! : entry);
     else {
       outList.push(entry);
-      outValues?.push(values![i]!);
+      outValues?.push(valueAt![i]!);
     }
   });
-  return { list: outList, values: outValues, gone };
+  return { list: ChunkedList.from(outList), values: outValues && ChunkedList.from(outValues), gone };
 }
 
-const same = (e: SourceEntry) => e;
-
 /** insertInOrder for many additions: one merge pass (`added` sorted in file order). */
-function mergeInOrder<T>(list: readonly SourceEntry[], values: readonly T[] | null, added: readonly SourceEntry[], compare: EntryOrder, valueOf: (entry: SourceEntry) => T) {
+function mergeInOrder<T>(list: ChunkedList<SourceEntry>, values: ChunkedList<T> | null, added: readonly SourceEntry[], compare: EntryOrder, valueOf: (entry: SourceEntry) => T) {
   const sorted = [...added].sort(compare);
+  const [entries, valueAt] = [list.toArray(), values?.toArray()];
   const outList: SourceEntry[] = [];
   const outValues: T[] | null = values && [];
   let i = 0;
   for (const entry of sorted) {
-    while (i < list.length && compare(list[i]!, entry) <= 0) {
-      outList.push(list[i]!);
-      outValues?.push(values![i]!);
+    while (i < entries.length && compare(entries[i]!, entry) <= 0) {
+      outList.push(entries[i]!);
+      outValues?.push(valueAt![i]!);
       i++;
     }
     outList.push(entry);
     outValues?.push(valueOf(entry));
   }
-  for (; i < list.length; i++) {
-    outList.push(list[i]!);
-    outValues?.push(values![i]!);
+  for (; i < entries.length; i++) {
+    outList.push(entries[i]!);
+    outValues?.push(valueAt![i]!);
   }
-  return { list: outList, values: outValues };
+  return { list: ChunkedList.from(outList), values: outValues && ChunkedList.from(outValues) };
 }
 
 /** `list` with the removed entries taken out and the added ones put in their places (both in file order), values index for index. */
-function replaceInOrder<T>(list: readonly SourceEntry[], values: readonly T[], removed: readonly SourceEntry[], added: readonly SourceEntry[], compare: EntryOrder, valueOf: (entry: SourceEntry) => T) {
+function replaceInOrder<T>(list: ChunkedList<SourceEntry>, values: ChunkedList<T>, removed: readonly SourceEntry[], added: readonly SourceEntry[], compare: EntryOrder, valueOf: (entry: SourceEntry) => T) {
   const kept = removeFromOrder(list, values, removed, compare);
   const grown = insertInOrder(kept.list, kept.values, added, compare, valueOf);
-  return { list: grown.list, values: grown.values as T[], gone: kept.gone as T[] };
+  return { list: grown.list, values: grown.values!, gone: kept.gone as T[] };
 }
 
-/** A view that is a list of entries: `list` with the removed entries taken out and the added ones put in their places, in one copy. */
-function replaceEntries(list: readonly SourceEntry[], removed: readonly SourceEntry[], added: readonly SourceEntry[], compare: EntryOrder): SourceEntry[] {
+const same = (e: SourceEntry) => e;
+
+/** A view that is a list of entries: `list` with the removed entries taken out and the added ones put in their places. */
+function replaceEntries(list: ChunkedList<SourceEntry>, removed: readonly SourceEntry[], added: readonly SourceEntry[], compare: EntryOrder): ChunkedList<SourceEntry> {
   return insertInOrder(removeFromOrder(list, null, removed, compare).list, null, added, compare, same).list;
+}
+
+/** The copies of one id with the gone ones taken out and the added ones put in file order (an id has few copies). */
+function replaceCopies(copies: readonly SourceEntry[], removed: readonly SourceEntry[], added: readonly SourceEntry[], compare: EntryOrder): SourceEntry[] {
+  const drop = new Set(removed);
+  return [...copies.filter((entry) => !drop.has(entry)), ...added].sort(compare);
 }
 
 /** The entries changed since the previous views: lines added, and lines gone (a rewritten file's old lines, a deleted file's). */
@@ -293,12 +276,12 @@ export function growViews(
   const changedIds = new Map<string, Copies>();
   for (const [id, change] of perId) {
     const copies = copiesOf(previous.byId.get(id));
-    changedIds.set(id, keptCopies(replaceEntries(copies, change.gone, change.added, compare)));
+    changedIds.set(id, keptCopies(replaceCopies(copies, change.gone, change.added, compare)));
   }
   const byId = previous.byId.with(changedIds);
 
   const directivesOf = (list: readonly SourceEntry[]) => list.filter((e) => isDirective(e.value));
-  const rows = rowsValid ? previous.directives : previous.directiveSources.map(rowOf);
+  const rows = rowsValid ? previous.directives : ChunkedList.from(previous.directiveSources.map(rowOf));
   const directives = replaceInOrder(previous.directiveSources, rows, directivesOf(lessonsGone), directivesOf(lessonsAdded), compare, rowOf);
 
   const activeOf = (list: readonly SourceEntry[], group: string) => list.filter((e) => isActiveStatus(entryStatus(e.value)) && (group === 'hive') === (e.tier === 'hive'));
@@ -331,15 +314,12 @@ export function growViews(
 }
 
 /** Where `entry` sits in `list` (file order), or -1. */
-function indexInOrder(list: readonly SourceEntry[], entry: SourceEntry, compare: EntryOrder): number {
-  let low = 0;
-  let high = list.length;
-  while (low < high) {
-    const mid = (low + high) >> 1;
-    if (compare(list[mid]!, entry) < 0) low = mid + 1;
-    else high = mid;
+function indexInOrder(list: ChunkedList<SourceEntry>, entry: SourceEntry, compare: EntryOrder): number {
+  for (let i = list.lowerBound(entry, compare); i < list.length; i++) {
+    const other = list.at(i)!;
+    if (compare(other, entry) !== 0) break;
+    if (other === entry) return i;
   }
-  for (let i = low; i < list.length && compare(list[i]!, entry) === 0; i++) if (list[i] === entry) return i;
   return -1;
 }
 
@@ -353,7 +333,7 @@ export function patchDirectiveRows(
   changes: { ids: ReadonlySet<string>; asOfMoved: boolean },
   compare: EntryOrder,
   rowOf: (source: SourceEntry) => DirectiveRow,
-): { directives: DirectiveRow[]; replaced: [DirectiveRow, DirectiveRow][] } {
+): { directives: ChunkedList<DirectiveRow>; replaced: [DirectiveRow, DirectiveRow][] } {
   const positions = new Set<number>();
   for (const id of changes.ids) {
     for (const copy of copiesOf(views.byId.get(id))) {
@@ -363,12 +343,12 @@ export function patchDirectiveRows(
     }
   }
   if (changes.asOfMoved) views.directives.forEach((row, i) => row.lastViolationAt !== null && positions.add(i));
-  const directives = views.directives.slice();
   const replaced: [DirectiveRow, DirectiveRow][] = [];
+  const changed: [number, DirectiveRow][] = [];
   for (const at of [...positions].sort((a, b) => a - b)) {
-    const next = rowOf(views.directiveSources[at]!);
-    replaced.push([directives[at]!, next]);
-    directives[at] = next;
+    const next = rowOf(views.directiveSources.at(at)!);
+    replaced.push([views.directives.at(at)!, next]);
+    changed.push([at, next]);
   }
-  return { directives, replaced };
+  return { directives: views.directives.withItems(changed), replaced };
 }

@@ -7,6 +7,7 @@ import { decodeDirectiveRow, encodeDirectiveRow } from './directive-row-codec';
 import { keptRowHolds } from './kept-row-search';
 import { directivesPage, isFiltered, matchesText, passesQuickFilters, sortedDirectives, type DirectiveFacts, type DirectiveSource, type listDirectives } from './directive-list';
 import type { DirectiveCounts } from './directive-scope';
+import type { ReadList } from './chunked-list';
 
 type Query = z.output<typeof DirectivesQuery>;
 
@@ -49,7 +50,7 @@ const TIERS = DirectiveRow.shape.tier.options;
 const FACT_WIDTH = 5;
 
 /** Rows' quick-filter facts as one flat array: priority and tier by their place in the contract's enums, phases left (null: no expiry), violations in the window, eligible (1/0). */
-function encodeFacts(rows: readonly DirectiveRow[]): (number | null)[] {
+function encodeFacts(rows: ReadList<DirectiveRow>): (number | null)[] {
   const flat: (number | null)[] = [];
   for (const row of rows) flat.push(PRIORITIES.indexOf(row.priority), TIERS.indexOf(row.tier), row.expiry ? row.expiry.phasesLeft : null, row.violationsInWindow, row.maturity.eligible ? 1 : 0);
   return flat;

@@ -16,6 +16,7 @@ import { MODEL_STORES, toSourceEntry } from './from-index';
 import { PersistedDirectives } from './persisted-directives';
 import type { KnowledgeModel } from './knowledge-model';
 import type { EntryCollection, EntryTier, EventRef, KnowledgeInputs, SkillRef, SourceEntry } from './model-types';
+import type { ReadList } from './chunked-list';
 
 /**
  * The knowledge model's answers kept in the index, so a re-open of an unchanged workspace serves
@@ -102,7 +103,7 @@ export class PersistedKnowledge {
     await this.directives.save(model, this.directivesStamp(stamps.model, model.asOf), slicer);
   }
 
-  private async savePostings(lessons: readonly SourceEntry[], stamp: string, slicer: TimeSlicer): Promise<void> {
+  private async savePostings(lessons: ReadList<SourceEntry>, stamp: string, slicer: TimeSlicer): Promise<void> {
     if (this.store.storedStamp(POSTINGS) === stamp) return;
     this.store.invalidate(POSTINGS);
     const posted = (this.posted ??= new Set(this.store.postedRids()));

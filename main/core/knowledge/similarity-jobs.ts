@@ -4,7 +4,7 @@ import { SliceCancelled, type TimeSlicer } from '../platform/util/time-slicer';
 import type { DerivedCache } from './derived-cache';
 import { duplicateGroups, listedIds, MAX_CLUSTER_MEMBERS, MAX_CLUSTERS } from './inbox-list';
 import type { DuplicatesInput, DuplicatesOutput } from './similarity-tasks';
-import { appendedTo, ClusterGroupState, type ClusterFeatures } from './cluster-state';
+import { ClusterGroupState, type ClusterFeatures } from './cluster-state';
 import {
   applyTierMergeSliced,
   eligibility,
@@ -23,6 +23,7 @@ import type { KnowledgeModel } from './knowledge-model';
 import type { SourceEntry } from './model-types';
 import { SimilarityRunner } from './similarity-runner';
 import { PHASE_CATEGORY_SETS } from '../rules/injection-scoring';
+import type { ChunkedList } from './chunked-list';
 
 /** The project a preview assumes when none is given: the first project lesson's own project. */
 export const defaultProject = (model: KnowledgeModel): string | undefined =>
@@ -63,7 +64,7 @@ export class SimilarityJobs {
   /** The components behind the last clusters computed, grown by appended lessons (cluster-state.ts). */
   private clusterStates: ClusterGroupState[] | null = null;
   /** The last tier merge with what growing it needs (tier-merge-state.ts). */
-  private mergeState: { state: TierMergeState; basis: string; swarm: readonly RawEntry[]; hive: readonly RawEntry[]; prepared: PreparedMerge } | null = null;
+  private mergeState: { state: TierMergeState; basis: string; swarm: ChunkedList<RawEntry>; hive: ChunkedList<RawEntry>; prepared: PreparedMerge } | null = null;
   /** Results grown from the previous one by appended lessons rather than computed again (tests and the benchmark read it). */
   readonly grown = { clusters: 0, merges: 0 };
 
@@ -117,7 +118,7 @@ export class SimilarityJobs {
     const groups = model.clusterGroups();
     const threshold = model.thresholds.dedup_threshold;
     if (!states || states.length !== groups.length || states.some((s) => s.threshold !== threshold)) return null;
-    const appended = groups.map((g, k) => appendedTo(states[k]!.entries, g.entries));
+    const appended = groups.map((g, k) => g.entries.appendedTo(states[k]!.covered));
     const count = appended.reduce((n, list) => n + (list?.length ?? Number.POSITIVE_INFINITY), 0);
     const total = groups.reduce((n, g) => n + g.entries.length, 0);
     if (count > Math.max(64, total * INCREMENTAL_MAX_SHARE)) return null;
@@ -128,6 +129,7 @@ export class SimilarityJobs {
         states[k]!.append(entry, features);
         await slicer.yield();
       }
+      states[k]!.covered = groups[k]!.entries;
     }
     this.clusterStates = states;
     this.grown.clusters++;
@@ -191,9 +193,8 @@ export class SimilarityJobs {
     const kept = this.mergeState;
     const sources = model.injectionSources();
     if (!kept || kept.basis !== basis) return null;
-    const sameHive = kept.hive === sources.hive || (kept.hive.length === sources.hive.length && kept.hive.every((value, i) => value === sources.hive[i]));
-    if (!sameHive || sources.swarm.length < kept.swarm.length) return null;
-    for (let i = kept.swarm.length - 1; i >= 0; i--) if (kept.swarm[i] !== sources.swarm[i]) return null;
+    const sameHive = kept.hive === sources.hive || sources.hive.appendedTo(kept.hive)?.length === 0;
+    if (!sameHive || sources.swarm.appendedTo(kept.swarm) === null) return null;
     const appended = model.injectionSourceEntries().swarm.slice(kept.swarm.length);
     if (appended.length > Math.max(64, sources.swarm.length * INCREMENTAL_MAX_SHARE)) return null;
     // A state half-grown by a failed step is dropped, never reused.

@@ -56,22 +56,24 @@ export class TimeSlicer {
     }
   }
 
-  /** `fn` over every item into a new array, in slices. */
-  async map<T, U>(items: readonly T[], fn: (item: T, index: number) => U): Promise<U[]> {
+  /** `fn` over every item into a new array, in slices (any list that can say its length: an array, a chunked list). */
+  async map<T, U>(items: Iterable<T> & { readonly length: number }, fn: (item: T, index: number) => U): Promise<U[]> {
     const out: U[] = new Array(items.length);
-    for (let i = 0; i < items.length; i++) {
-      out[i] = fn(items[i]!, i);
-      if ((i & 63) === 63) await this.yield();
+    let i = 0;
+    for (const item of items) {
+      out[i] = fn(item, i);
+      if ((i++ & 63) === 63) await this.yield();
     }
     return out;
   }
 
   /** The items `keep` admits, in order, in slices. */
-  async filter<T>(items: readonly T[], keep: (item: T, index: number) => boolean): Promise<T[]> {
+  async filter<T>(items: Iterable<T>, keep: (item: T, index: number) => boolean): Promise<T[]> {
     const out: T[] = [];
-    for (let i = 0; i < items.length; i++) {
-      if (keep(items[i]!, i)) out.push(items[i]!);
-      if ((i & 63) === 63) await this.yield();
+    let i = 0;
+    for (const item of items) {
+      if (keep(item, i)) out.push(item);
+      if ((i++ & 63) === 63) await this.yield();
     }
     return out;
   }
