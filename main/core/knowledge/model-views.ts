@@ -11,9 +11,10 @@ import type { EventRef, KnowledgeInputs, SourceEntry } from './model-types';
 /**
  * The per-model views every knowledge request reads, and the two ways to get them: a full build
  * over every entry (`buildViews`, time-sliced by its caller) and growing the previous model's
- * views by appended lines (`growViews`), whose work is in proportion to the lines appended (plus
- * one array copy per changed view, which is a memory move, not per-entry work). Both give the same views: the
- * equality test (incremental-model.test.ts) holds them to it.
+ * views by appended lines (`growViews`), whose work is in proportion to the lines appended: the
+ * views are chunked lists, so a changed view copies the chunk it changed and its spine, and shares
+ * the rest with the previous model's (which stays intact). Both give the same views: the equality
+ * tests (incremental-model.test.ts, model-views.test.ts) hold them to it.
  */
 export interface ModelViews {
   /** Lessons of the main stores (swarm, link and hive files), any status, file order. */
