@@ -185,12 +185,14 @@ export class ChunkedList<T> implements ReadList<T> {
     const length = this.length;
     const from = Math.max(0, start < 0 ? start + length : Math.min(start, length));
     const to = Math.max(from, end < 0 ? end + length : Math.min(end, length));
-    const out: T[] = [];
+    const out: T[] = new Array(to - from);
     if (from === to) return out;
-    for (let c = this.chunkOf(from); c < this.chunks.length && this.startOf(c) < to; c++) {
-      const chunkStart = this.startOf(c);
+    let at = 0;
+    for (let c = this.chunkOf(from); at < out.length; c++) {
       const chunk = this.chunks[c]!;
-      for (let i = Math.max(0, from - chunkStart); i < chunk.length && chunkStart + i < to; i++) out.push(chunk[i]!);
+      const chunkStart = this.startOf(c);
+      const end = Math.min(chunk.length, to - chunkStart);
+      for (let i = Math.max(0, from - chunkStart); i < end; i++) out[at++] = chunk[i]!;
     }
     return out;
   }

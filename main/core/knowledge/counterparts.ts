@@ -156,7 +156,7 @@ export class CounterpartIndex {
     // Members of gone lessons (and of lessons already renumbered) count as changes: a fresh build lets them go.
     const stale = this.members.length - this.lessons.length;
     if (added.length + removed.length + stale > lessons.length * INCREMENTAL_MAX_SHARE) return CounterpartIndex.build(lessons, this.features, slicer);
-    const members = this.ownsMembers ? (this.members as SourceEntry[]) : [...this.members];
+    const members = this.ownsMembers ? (this.members as SourceEntry[]) : this.members.slice();
 
     // The changed lists go to an overlay; the untouched ones stay shared with this index.
     const changes: PostingMaps = new Map([['hive', new Map()], ['project', new Map()]]);
