@@ -72,9 +72,9 @@ const dyingWorkerSpec = () => {
   return { filename: dieAfterTwoBatches + real.filename, options: real.options };
 };
 
-async function build(ws: ReturnType<typeof workspace>, cacheDir: string, onWorker: boolean | typeof dyingWorkerSpec) {
+async function build(ws: ReturnType<typeof workspace>, cacheDir: string, onWorker: boolean | typeof dyingWorkerSpec, minBytes = MIN_BYTES) {
   const parseWorker = onWorker === true ? sourceParseWorkerSpec : onWorker === false ? () => null : onWorker;
-  const service = new StoreIndexService(ws.paths, path.join(ws.root, cacheDir), { watch: false, parseWorker, parseWorkerMinBytes: MIN_BYTES });
+  const service = new StoreIndexService(ws.paths, path.join(ws.root, cacheDir), { watch: false, parseWorker, parseWorkerMinBytes: minBytes });
   try {
     await service.ready;
     return { rows: dump(service.db), workerReads: service.workerReads };
@@ -94,6 +94,20 @@ describe('the parse worker', () => {
     expect(onWorker.rows.defects.length).toBeGreaterThan(2_000);
     expect(onWorker.rows.search.flat().length).toBeGreaterThan(0);
     expect(onWorker.rows).toEqual(inThread.rows);
+  }, 120_000);
+
+  it('a first build in two lanes (worker and this thread at once) gives the index one lane of in-thread reads gives, file ids in the order the files were found', async () => {
+    const ws = workspace();
+    // No file is big enough for the worker: one lane, every file read in turn, as before lanes.
+    const oneLane = await build(ws, 'cache-one-lane', false, Number.MAX_SAFE_INTEGER);
+    const lanes = await build(ws, 'cache-lanes', true);
+    const files = (dir: string): string[] => fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+    const big = [...files(ws.project), ...files(ws.hive)].filter((file) => fs.statSync(file).size >= MIN_BYTES).length;
+    // Both lanes read big files: some on the worker, the others on this thread.
+    expect(oneLane.workerReads).toBe(0);
+    expect(lanes.workerReads).toBeGreaterThanOrEqual(2);
+    expect(lanes.workerReads).toBeLessThan(big);
+    expect(lanes.rows).toEqual(oneLane.rows);
   }, 120_000);
 
   it('a worker that dies mid-read: the file is read again in-thread, its rows written so far dropped', async () => {

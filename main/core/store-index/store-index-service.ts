@@ -9,6 +9,7 @@ import { confinementOf } from '../stores/containment';
 import { resolveLink } from '../platform/paths/link';
 import { resolveWorkspacePaths, type WorkspacePaths } from '../platform/paths/workspace-paths';
 import { StoreWatcher, relevantFor, type WatchTarget } from '../platform/watch/store-watcher';
+import { firstBuildLanes } from './first-build-lanes';
 import { createBulkIndexes, hasBulkIndexes, openIndex, type IndexDb, type OpenedIndex } from './open-index';
 import { forgetFile, syncFile, type StoreChange } from './ingest';
 import { IndexWriter, type FileState } from './writer';
@@ -71,6 +72,8 @@ export class StoreIndexService {
   private readonly lines: LineReader;
   /** Parses big files on a worker thread while this one writes them (parse-runner.ts). */
   private readonly parser: ParseRunner;
+  /** Files a first build reads on this thread, big as they may be (its in-thread lane). */
+  private readonly readInThread = new Set<string>();
 
   constructor(paths: WorkspacePaths, cacheDir: string, private readonly options: StoreIndexOptions = {}) {
     this.paths = paths;
@@ -203,7 +206,26 @@ export class StoreIndexService {
       if (owner && !state.store_key.startsWith('orphaned:')) found.set(state.path, owner);
       else this.emit(forgetFile(this.writer, state, state.path));
     }
-    for (const file of found.values()) await this.schedule(file);
+    if (!this.initialBuild) {
+      for (const file of found.values()) await this.schedule(file);
+      return;
+    }
+    // A first build reads in two lanes at once, one on the parse worker and one on this thread
+    // (first-build-lanes.ts). File ids are file order for the knowledge model (which copy of an
+    // id comes first, the order the plugin's reader scans): given here in the order the files
+    // were found, as one lane after another gives them, not in the order the lanes reach them.
+    for (const file of found.values()) this.writer.ensureFile(file);
+    const lanes = firstBuildLanes([...found.values()].map((file) => ({ file, path: file.path, size: sizeOf(file.path) })), (size) => this.parser.wants(size));
+    for (const { path: inThread } of lanes.inThread) this.readInThread.add(inThread);
+    try {
+      await Promise.all(
+        [lanes.onWorker, lanes.inThread].map(async (lane) => {
+          for (const { file } of lane) await this.schedule(file);
+        }),
+      );
+    } finally {
+      this.readInThread.clear();
+    }
   }
 
   /** Syncs one file now (serialised per path; a change during a sync triggers one more pass). */
@@ -242,7 +264,7 @@ export class StoreIndexService {
       if (!def) return;
       const reread = this.stale.delete(file.path);
       // Live work: background slices wait until the change is out (platform/util/foreground.ts).
-      const change = await asLiveWork(() => syncFile(this.writer, def, file, { initialBuild: this.initialBuild, confineTo: this.workspaceRoots(), reread, parser: this.parser }));
+      const change = await asLiveWork(() => syncFile(this.writer, def, file, { initialBuild: this.initialBuild, confineTo: this.workspaceRoots(), reread, parser: this.readInThread.has(file.path) ? undefined : this.parser }));
       if (change) this.emit(change);
       // Not awaited here: re-linking rescans every file, this one included, through the queue.
       // A failed check must not stop every later one (a rejected chain runs no further `then`).
