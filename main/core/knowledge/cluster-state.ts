@@ -34,23 +34,21 @@ export class ClusterGroupState {
   private readonly lastById = new Map<string, SourceEntry>();
   /** Clusters as listed, by their summary (a join makes a new summary). */
   private readonly listed = new WeakMap<ClusterSummary, DuplicateCluster>();
-  /** The group's list as the model last gave it, once every lesson of it is covered (appends to it are found by the chunks it shares). */
-  covered: ReadList<SourceEntry>;
 
   private constructor(
     /** The group's lessons covered, in order (grows with appends). */
     readonly entries: SourceEntry[],
     readonly threshold: number,
     root: ArrayLike<number>,
+    /** The group's list as the model last gave it, once every lesson of it is covered (appends to it are found by the chunks it shares). */
+    public covered: ReadList<SourceEntry>,
   ) {
     this.parent = Array.from(root);
-    this.covered = entries;
   }
 
   /** The state of `entries` from the components a full computation returned for them. */
   static async of(entries: ReadList<SourceEntry>, threshold: number, components: GroupComponents, features: ClusterFeatures, slicer: TimeSlicer): Promise<ClusterGroupState> {
-    const state = new ClusterGroupState([...entries], threshold, components.root);
-    state.covered = entries;
+    const state = new ClusterGroupState([...entries], threshold, components.root, entries);
     const { root, linkA, linkSimilarity } = components;
     await slicer.forEach(entries, (entry, i) => {
       state.position.set(entry, i);
