@@ -95,31 +95,39 @@ function removeRow(rows: ChunkedList<DirectiveRow>, row: DirectiveRow, order: (a
 const MAX_PATCHED_ROWS = 256;
 
 /**
+ * A Directives memo value (`sort` undefined: the rows in scope and their counts; else the rows in
+ * scope in that sort order) without `removed` and with `added` in their places, or undefined for
+ * an unknown sort.
+ */
+function patchedMemo(sort: string | undefined, value: unknown, removed: readonly DirectiveRow[], added: readonly DirectiveRow[], fileOrder: (a: SourceEntry, b: SourceEntry) => number): unknown {
+  if (sort === undefined) {
+    const scope = value as DirectiveScope;
+    const counts = { ...scope.counts, byPriority: { ...scope.counts.byPriority } };
+    let all = scope.all;
+    for (const row of removed) {
+      uncount(counts, row);
+      all = removeRow(all, row, () => 0, fileOrder);
+    }
+    for (const row of added) count(counts, row);
+    return { all: insertRows(all, added, () => 0, fileOrder), counts } satisfies DirectiveScope;
+  }
+  const order = SORTS[sort as DirectiveSort];
+  if (!order) return undefined;
+  let rows = value as ChunkedList<DirectiveRow>;
+  for (const row of removed) rows = removeRow(rows, row, order, fileOrder);
+  return insertRows(rows, added, order, fileOrder);
+}
+
+/**
  * A previous model's memo value for `key` with rows replaced (`[old, new]`, the same lesson under
  * new counters), or undefined when `key` is not a Directives memo or too many rows changed.
  */
 function replaceInDirectiveMemo(key: string, value: unknown, replaced: readonly [DirectiveRow, DirectiveRow][], fileOrder: (a: SourceEntry, b: SourceEntry) => number): unknown {
   const [area, inactive, sort] = key.split(':');
   if (area !== 'directives' || replaced.length > MAX_PATCHED_ROWS) return undefined;
-  const includeInactive = inactive === 'true';
   // A row's scope follows its lesson's status, which a counter change leaves as it is.
-  const pairs = replaced.filter(([old]) => inScope(old, includeInactive));
-  if (sort === undefined) {
-    const scope = value as DirectiveScope;
-    const counts = { ...scope.counts, byPriority: { ...scope.counts.byPriority } };
-    let all = scope.all;
-    for (const [old, next] of pairs) {
-      uncount(counts, old);
-      count(counts, next);
-      all = removeRow(all, old, () => 0, fileOrder);
-    }
-    return { all: insertRows(all, pairs.map(([, next]) => next), () => 0, fileOrder), counts } satisfies DirectiveScope;
-  }
-  const order = SORTS[sort as DirectiveSort];
-  if (!order) return undefined;
-  let rows = value as ChunkedList<DirectiveRow>;
-  for (const [old] of pairs) rows = removeRow(rows, old, order, fileOrder);
-  return insertRows(rows, pairs.map(([, next]) => next), order, fileOrder);
+  const pairs = replaced.filter(([old]) => inScope(old, inactive === 'true'));
+  return patchedMemo(sort, value, pairs.map(([old]) => old), pairs.map(([, next]) => next), fileOrder);
 }
 
 /**
@@ -130,25 +138,8 @@ function replaceInDirectiveMemo(key: string, value: unknown, replaced: readonly 
 function growDirectiveMemo(key: string, value: unknown, added: readonly DirectiveRow[], removed: readonly DirectiveRow[], fileOrder: (a: SourceEntry, b: SourceEntry) => number): unknown {
   const [area, inactive, sort] = key.split(':');
   if (area !== 'directives' || removed.length > MAX_PATCHED_ROWS || added.length > MAX_PATCHED_ROWS) return undefined;
-  const includeInactive = inactive === 'true';
-  const fresh = added.filter((row) => inScope(row, includeInactive));
-  const gone = removed.filter((row) => inScope(row, includeInactive));
-  if (sort === undefined) {
-    const scope = value as DirectiveScope;
-    const counts = { ...scope.counts, byPriority: { ...scope.counts.byPriority } };
-    let all = scope.all;
-    for (const row of gone) {
-      uncount(counts, row);
-      all = removeRow(all, row, () => 0, fileOrder);
-    }
-    for (const row of fresh) count(counts, row);
-    return { all: insertRows(all, fresh, () => 0, fileOrder), counts } satisfies DirectiveScope;
-  }
-  const order = SORTS[sort as DirectiveSort];
-  if (!order) return undefined;
-  let rows = value as ChunkedList<DirectiveRow>;
-  for (const row of gone) rows = removeRow(rows, row, order, fileOrder);
-  return insertRows(rows, fresh, order, fileOrder);
+  const inScopeHere = (row: DirectiveRow) => inScope(row, inactive === 'true');
+  return patchedMemo(sort, value, removed.filter(inScopeHere), added.filter(inScopeHere), fileOrder);
 }
 
 /** A change of the directive rows since a memo was computed: rows replaced (the same lessons under new counters), or rows added and removed (lines appended, rewritten or gone). */
