@@ -197,9 +197,6 @@ export class StoreIndexService {
     const found = new Map<string, StoreFile>();
     for (const location of this.locations) for (const file of discoverFiles(location)) found.set(file.path, file);
     for (const orphan of this.orphans) found.set(orphan.path, orphan);
-    // A first build reads every file whole: with a big one among them, start the parse worker now,
-    // so its start-up overlaps the reads before it.
-    if (this.initialBuild && [...found.values()].some((file) => this.parser.wants(sizeOf(file.path)))) void this.parser.available();
     for (const state of known) {
       if (found.has(state.path)) continue;
       const owner = matchPath(this.locations, state.path);
@@ -214,8 +211,11 @@ export class StoreIndexService {
     // (first-build-lanes.ts). File ids are file order for the knowledge model (which copy of an
     // id comes first, the order the plugin's reader scans): given here in the order the files
     // were found, as one lane after another gives them, not in the order the lanes reach them.
-    for (const file of found.values()) this.writer.ensureFile(file);
     const lanes = firstBuildLanes([...found.values()].map((file) => ({ file, path: file.path, size: sizeOf(file.path) })), (size) => this.parser.wants(size));
+    // A first build reads every file whole: with a big one among them, start the parse worker now,
+    // so its start-up overlaps the reads before it.
+    if (lanes.onWorker.length > 0) void this.parser.available();
+    for (const file of found.values()) this.writer.ensureFile(file);
     for (const { path: inThread } of lanes.inThread) this.readInThread.add(inThread);
     try {
       await Promise.all(
